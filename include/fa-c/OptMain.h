@@ -1,0 +1,17 @@
+/*===-- fa-c/OptMain.h - The fa-opt driver as a library ------------*- C -*-===*\
+|* faOptMain implements fa-opt (an mlir-opt-style driver) so that other tools  *|
+|* can embed it. Returns the process exit status (0 on success).               *|
+\*===----------------------------------------------------------------------===*/
+#ifndef FA_C_OPTMAIN_H
+#define FA_C_OPTMAIN_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int faOptMain(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FA_C_OPTMAIN_H */

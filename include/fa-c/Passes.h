@@ -1,0 +1,77 @@
+/*===-- fa-c/Passes.h - Passes and named pipelines ----------------*- C -*-===*\
+|* Every pass is an MlirPass the caller owns until it is added to a pass       *|
+|* manager. Passes and named pipelines are also reachable by name through      *|
+|* faParsePassPipeline, which accepts MLIR's textual pipeline syntax and mixes *|
+|* our passes with every upstream pass and pipeline.                           *|
+\*===----------------------------------------------------------------------===*/
+#ifndef FA_C_PASSES_H
+#define FA_C_PASSES_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Checks whether a pass handle is null (e.g. after bad options).
+static inline bool faPassIsNull(MlirPass pass) { return !pass.ptr; }
+
+/// `fa-verify`: runs faOperationVerify on the anchor op; fails on error.
+MlirPass faCreateVerifyPassOwned(void);
+
+/// `fa-fuse-attention`: rewrites gemm-softmax-gemm chains into
+/// fa.gridwise_attention. If `explain` is true, each refused candidate gets a
+/// remark at its location saying which step did not match.
+MlirPass faCreateFuseAttentionPassOwned(bool explain);
+
+/// A pass of ours, by name. `create` parses the pass options (the text between
+/// braces in a pipeline, possibly empty) and returns a null pass on bad
+/// options, after reporting them through `errorCallback`.
+typedef struct FaPassInfo {
+  const char *argument;
+  const char *description;
+  const char *options; /* human-readable option list for --help, or "" */
+  MlirPass (*create)(MlirStringRef options, MlirStringCallback errorCallback,
+                     void *userData);
+} FaPassInfo;
+
+intptr_t faGetNumPasses(void);
+const FaPassInfo *faGetPass(intptr_t pos);
+/// Returns the pass registered under `argument`, or NULL.
+const FaPassInfo *faLookupPass(MlirStringRef argument);
+
+/// A named pipeline of ours: expands to passes added to `pm`.
+typedef struct FaPipelineInfo {
+  const char *argument;
+  const char *description;
+  const char *options;
+  MlirLogicalResult (*build)(MlirOpPassManager pm, MlirStringRef options,
+                             MlirStringCallback errorCallback, void *userData);
+} FaPipelineInfo;
+
+intptr_t faGetNumPipelines(void);
+const FaPipelineInfo *faGetPipeline(intptr_t pos);
+const FaPipelineInfo *faLookupPipeline(MlirStringRef argument);
+
+/// Parses a textual pass pipeline (MLIR syntax, e.g.
+/// "builtin.module(fa-fuse-attention,func.func(canonicalize))") into `pm`,
+/// whose anchor must match the outermost op name. Our passes and pipelines are
+/// resolved by name; everything else goes to MLIR's registry (call
+/// mlirRegisterAllPasses first). Errors go to `errorCallback`.
+MlirLogicalResult faParsePassPipeline(MlirOpPassManager pm,
+                                      MlirStringRef pipeline,
+                                      MlirStringCallback errorCallback,
+                                      void *userData);
+
+/// Adds pipeline elements (no anchor, e.g. "fa-fuse-attention,cse") to `pm`.
+MlirLogicalResult faOpPassManagerAddPipeline(MlirOpPassManager pm,
+                                             MlirStringRef elements,
+                                             MlirStringCallback errorCallback,
+                                             void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FA_C_PASSES_H */

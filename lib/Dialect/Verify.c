@@ -1,0 +1,344 @@
+/* Verification of fa ops beyond what their IRDL definition expresses:
+ * ranks, shape relations, element types, GQA group size and attribute ranges.
+ * Every problem is reported at the op's location through MLIR's diagnostic
+ * engine, in MLIR's own "'name' op message" form. */
+#include "fa-c/Dialect.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- small helpers ------------------------------------------------------- */
+
+static bool opNameIs(MlirOperation op, const char *name) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  return mlirStringRefEqual(mlirIdentifierStr(id),
+                            mlirStringRefCreateFromCString(name));
+}
+
+static MlirLogicalResult opError(MlirOperation op, const char *fmt, ...) {
+  char msg[512];
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  int n = snprintf(msg, sizeof(msg), "'%.*s' op ", (int)name.length, name.data);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+  va_end(ap);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+  return mlirLogicalResultFailure();
+}
+
+/* Static size of dimension `i`, or -1 when dynamic. */
+static int64_t dimOf(MlirType t, intptr_t i) {
+  if (mlirShapedTypeIsDynamicDim(t, i))
+    return -1;
+  return mlirShapedTypeGetDimSize(t, i);
+}
+
+/* Two sizes are compatible when either is dynamic or they are equal. */
+static bool sizesMatch(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
+
+static bool isAttentionFloat(MlirType t) {
+  return mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
+}
+
+static bool isRankedShaped(MlirType t) {
+  return (mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t));
+}
+
+/* Operand `group` of an op with operandSegmentSizes; null if absent. */
+static MlirValue segmentOperand(MlirOperation op, intptr_t group) {
+  MlirAttribute seg = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
+  MlirValue none = {NULL};
+  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
+      group >= mlirDenseArrayGetNumElements(seg))
+    return none;
+  intptr_t start = 0;
+  for (intptr_t g = 0; g < group; ++g)
+    start += mlirDenseI32ArrayGetElement(seg, g);
+  if (mlirDenseI32ArrayGetElement(seg, group) != 1)
+    return none;
+  return mlirOperationGetOperand(op, start);
+}
+
+/* A ranked tensor of `rank` with an attention element type. */
+static MlirLogicalResult checkTensor(MlirOperation op, const char *what,
+                                     MlirType t, intptr_t rank) {
+  if (!mlirTypeIsARankedTensor(t))
+    return opError(op, "%s must be a ranked tensor", what);
+  if (mlirShapedTypeGetRank(t) != rank)
+    return opError(op, "%s must have rank %ld, got rank %ld", what, (long)rank,
+                   (long)mlirShapedTypeGetRank(t));
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkDim(MlirOperation op, const char *what,
+                                  MlirType t, intptr_t i, int64_t expected,
+                                  const char *dimName) {
+  int64_t got = dimOf(t, i);
+  if (!sizesMatch(got, expected))
+    return opError(op, "%s dimension %ld (%s) is %ld, expected %ld", what,
+                   (long)i, dimName, (long)got, (long)expected);
+  return mlirLogicalResultSuccess();
+}
+
+#define TRY(x)                                                                 \
+  do {                                                                         \
+    if (mlirLogicalResultIsFailure(x))                                         \
+      return mlirLogicalResultFailure();                                       \
+  } while (0)
+
+/* --- fa.gridwise_attention ------------------------------------------------ */
+
+/* Problem sizes taken from Q [B,Hq,M,D], K [B,Hkv,N,D], V [B,Hkv,N,Dv]. */
+typedef struct {
+  int64_t b, hq, hkv, m, n, d, dv;
+} AttentionDims;
+
+static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
+  MlirType q = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  MlirType k = mlirValueGetType(mlirOperationGetOperand(op, 1));
+  MlirType v = mlirValueGetType(mlirOperationGetOperand(op, 2));
+  TRY(checkTensor(op, "Q", q, 4));
+  TRY(checkTensor(op, "K", k, 4));
+  TRY(checkTensor(op, "V", v, 4));
+  MlirType et = mlirShapedTypeGetElementType(q);
+  if (!isAttentionFloat(et))
+    return opError(op, "Q element type must be f32, f16 or bf16");
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(k), et) ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(v), et))
+    return opError(op, "Q, K and V must have the same element type");
+  *dims = (AttentionDims){dimOf(q, 0), dimOf(q, 1), dimOf(k, 1), dimOf(q, 2),
+                          dimOf(k, 2),  dimOf(q, 3), dimOf(v, 3)};
+  TRY(checkDim(op, "K", k, 0, dims->b, "batch"));
+  TRY(checkDim(op, "V", v, 0, dims->b, "batch"));
+  TRY(checkDim(op, "K", k, 3, dims->d, "head dim of Q"));
+  TRY(checkDim(op, "V", v, 1, dims->hkv, "KV heads of K"));
+  TRY(checkDim(op, "V", v, 2, dims->n, "keys of K"));
+  if (dims->hq >= 0 && dims->hkv > 0 && dims->hq % dims->hkv != 0)
+    return opError(op,
+                   "query heads (%ld) must be a multiple of KV heads (%ld)",
+                   (long)dims->hq, (long)dims->hkv);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkBias(MlirOperation op, MlirValue bias,
+                                   const AttentionDims *d) {
+  MlirType t = mlirValueGetType(bias);
+  TRY(checkTensor(op, "bias", t, 4));
+  if (!isAttentionFloat(mlirShapedTypeGetElementType(t)))
+    return opError(op, "bias element type must be f32, f16 or bf16");
+  const int64_t full[4] = {d->b, d->hq, d->m, d->n};
+  const char *names[4] = {"batch", "query heads", "queries", "keys"};
+  for (intptr_t i = 0; i < 4; ++i) {
+    int64_t got = dimOf(t, i);
+    if (got != 1 && !sizesMatch(got, full[i]))
+      return opError(op,
+                     "bias dimension %ld (%s) is %ld, expected 1 or %ld",
+                     (long)i, names[i], (long)got, (long)full[i]);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkKvLen(MlirOperation op, MlirValue kvLen,
+                                    const AttentionDims *d) {
+  MlirType t = mlirValueGetType(kvLen);
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 1)
+    return opError(op, "kv_len must be a rank-1 tensor of per-batch lengths");
+  MlirType et = mlirShapedTypeGetElementType(t);
+  if (!mlirTypeIsAInteger(et) ||
+      (mlirIntegerTypeGetWidth(et) != 32 && mlirIntegerTypeGetWidth(et) != 64))
+    return opError(op, "kv_len element type must be i32 or i64");
+  return checkDim(op, "kv_len", t, 0, d->b, "batch");
+}
+
+static MlirLogicalResult checkResults(MlirOperation op,
+                                      const AttentionDims *d) {
+  MlirType o = mlirValueGetType(mlirOperationGetResult(op, 0));
+  TRY(checkTensor(op, "result O", o, 4));
+  if (!isAttentionFloat(mlirShapedTypeGetElementType(o)))
+    return opError(op, "result O element type must be f32, f16 or bf16");
+  TRY(checkDim(op, "result O", o, 0, d->b, "batch"));
+  TRY(checkDim(op, "result O", o, 1, d->hq, "query heads"));
+  TRY(checkDim(op, "result O", o, 2, d->m, "queries"));
+  TRY(checkDim(op, "result O", o, 3, d->dv, "value head dim"));
+  if (mlirOperationGetNumResults(op) < 2)
+    return mlirLogicalResultSuccess();
+  MlirType lse = mlirValueGetType(mlirOperationGetResult(op, 1));
+  TRY(checkTensor(op, "result LSE", lse, 3));
+  if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(lse)))
+    return opError(op, "result LSE element type must be f32");
+  TRY(checkDim(op, "result LSE", lse, 0, d->b, "batch"));
+  TRY(checkDim(op, "result LSE", lse, 1, d->hq, "query heads"));
+  return checkDim(op, "result LSE", lse, 2, d->m, "queries");
+}
+
+/* Optional integer attribute in [lo, hi]; absent is fine. */
+static MlirLogicalResult checkIntAttr(MlirOperation op, const char *name,
+                                      int64_t lo, int64_t hi) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    return mlirLogicalResultSuccess();
+  if (!mlirAttributeIsAInteger(a))
+    return opError(op, "attribute '%s' must be an integer", name);
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  if (v < lo || v > hi)
+    return opError(op, "attribute '%s' is %ld, expected a value in [%ld, %ld]",
+                   name, (long)v, (long)lo, (long)hi);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkPowerOfTwo(MlirOperation op, const char *name) {
+  MlirAttribute a =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    return mlirLogicalResultSuccess();
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  if (v & (v - 1))
+    return opError(op, "attribute '%s' is %ld, expected a power of two", name,
+                   (long)v);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkAttentionAttrs(MlirOperation op) {
+  MlirAttribute scale =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("scale"));
+  if (!mlirTypeIsAF32(mlirAttributeGetType(scale)))
+    return opError(op, "attribute 'scale' must be an f32 float");
+  double s = mlirFloatAttrGetValueDouble(scale);
+  if (!(s == s) || s > 3.4e38 || s < -3.4e38)
+    return opError(op, "attribute 'scale' must be finite");
+  TRY(checkIntAttr(op, "causal_offset", INT64_MIN, INT64_MAX));
+  TRY(checkIntAttr(op, "block_m", 1, 512));
+  TRY(checkIntAttr(op, "block_n", 1, 512));
+  TRY(checkIntAttr(op, "warps", 1, 32));
+  TRY(checkIntAttr(op, "stages", 1, 8));
+  TRY(checkPowerOfTwo(op, "block_m"));
+  TRY(checkPowerOfTwo(op, "block_n"));
+  return checkPowerOfTwo(op, "warps");
+}
+
+static MlirLogicalResult verifyGridwiseAttention(MlirOperation op) {
+  AttentionDims dims = {0};
+  TRY(checkQKV(op, &dims));
+  MlirValue bias = segmentOperand(op, 3);
+  if (!mlirValueIsNull(bias))
+    TRY(checkBias(op, bias, &dims));
+  MlirValue kvLen = segmentOperand(op, 4);
+  if (!mlirValueIsNull(kvLen))
+    TRY(checkKvLen(op, kvLen, &dims));
+  TRY(checkResults(op, &dims));
+  return checkAttentionAttrs(op);
+}
+
+/* --- blockwise ops --------------------------------------------------------- */
+
+/* Destination style: a tensor destination yields one result of its type, a
+ * memref destination is updated in place and yields nothing. */
+static MlirLogicalResult checkDestination(MlirOperation op, intptr_t destIdx) {
+  MlirType dest = mlirValueGetType(mlirOperationGetOperand(op, destIdx));
+  intptr_t nres = mlirOperationGetNumResults(op);
+  if (mlirTypeIsAMemRef(dest)) {
+    if (nres != 0)
+      return opError(op, "must have no result when the destination is a memref");
+    return mlirLogicalResultSuccess();
+  }
+  if (nres != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)), dest))
+    return opError(op, "must have one result of the destination's type when "
+                       "the destination is a tensor");
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkTile(MlirOperation op, const char *what,
+                                   intptr_t idx, intptr_t rank) {
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, idx));
+  if (!isRankedShaped(t))
+    return opError(op, "%s must be a ranked tensor or memref", what);
+  if (mlirShapedTypeGetRank(t) != rank)
+    return opError(op, "%s must have rank %ld, got rank %ld", what, (long)rank,
+                   (long)mlirShapedTypeGetRank(t));
+  if (!isAttentionFloat(mlirShapedTypeGetElementType(t)))
+    return opError(op, "%s element type must be f32, f16 or bf16", what);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirType operandType(MlirOperation op, intptr_t i) {
+  return mlirValueGetType(mlirOperationGetOperand(op, i));
+}
+
+static MlirLogicalResult verifyBlockwiseFill(MlirOperation op) {
+  MlirType dest = operandType(op, 0);
+  if (!isRankedShaped(dest) || mlirShapedTypeGetRank(dest) < 1 ||
+      mlirShapedTypeGetRank(dest) > 2)
+    return opError(op, "destination must be a rank-1 or rank-2 tensor or memref");
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(dest), operandType(op, 1)))
+    return opError(op, "fill value type must equal the destination element type");
+  return checkDestination(op, 0);
+}
+
+static MlirLogicalResult verifyBlockwiseReduction(MlirOperation op) {
+  TRY(checkTile(op, "input", 0, 2));
+  TRY(checkTile(op, "init", 1, 1));
+  MlirAttribute axisAttr =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("axis"));
+  int64_t axis = mlirIntegerAttrGetValueInt(axisAttr);
+  if (axis != 0 && axis != 1)
+    return opError(op, "attribute 'axis' is %ld, expected 0 or 1", (long)axis);
+  MlirType in = operandType(op, 0), init = operandType(op, 1);
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(in),
+                     mlirShapedTypeGetElementType(init)))
+    return opError(op, "input and init must have the same element type");
+  TRY(checkDim(op, "init", init, 0, dimOf(in, 1 - axis), "kept dimension"));
+  return checkDestination(op, 1);
+}
+
+static MlirLogicalResult verifyBlockwiseGemm(MlirOperation op) {
+  TRY(checkTile(op, "A", 0, 2));
+  TRY(checkTile(op, "B", 1, 2));
+  TRY(checkTile(op, "C", 2, 2));
+  MlirType a = operandType(op, 0), b = operandType(op, 1), c = operandType(op, 2);
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(a),
+                     mlirShapedTypeGetElementType(b)))
+    return opError(op, "A and B must have the same element type");
+  bool tb = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose_b")));
+  TRY(checkDim(op, "B", b, tb ? 1 : 0, dimOf(a, 1), "reduction"));
+  TRY(checkDim(op, "C", c, 0, dimOf(a, 0), "rows of A"));
+  TRY(checkDim(op, "C", c, 1, dimOf(b, tb ? 0 : 1), "columns of B"));
+  return checkDestination(op, 2);
+}
+
+/* --- walk ------------------------------------------------------------------ */
+
+static MlirLogicalResult verifyOne(MlirOperation op) {
+  if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
+    return verifyGridwiseAttention(op);
+  if (opNameIs(op, FA_OP_BLOCKWISE_FILL))
+    return verifyBlockwiseFill(op);
+  if (opNameIs(op, FA_OP_BLOCKWISE_REDUCTION))
+    return verifyBlockwiseReduction(op);
+  if (opNameIs(op, FA_OP_BLOCKWISE_GEMM))
+    return verifyBlockwiseGemm(op);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirWalkResult verifyCallback(MlirOperation op, void *userData) {
+  if (mlirLogicalResultIsFailure(verifyOne(op)))
+    *(bool *)userData = true;
+  return MlirWalkResultAdvance;
+}
+
+MlirLogicalResult faOperationVerify(MlirOperation root) {
+  if (mlirOperationIsNull(root))
+    return mlirLogicalResultFailure();
+  bool failed = false;
+  mlirOperationWalk(root, verifyCallback, &failed, MlirWalkPreOrder);
+  return failed ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}

@@ -1,0 +1,61 @@
+/* Internal: pieces of the fa-opt driver. */
+#ifndef FA_LIB_TOOLS_TOOLS_H
+#define FA_LIB_TOOLS_TOOLS_H
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* --- Source.c: input buffers --------------------------------------------- */
+
+typedef struct FaSource {
+  char *data; /* owned, NUL-terminated */
+  size_t size;
+  const char *name; /* as given; "<stdin>" for "-" */
+} FaSource;
+
+/* Reads `path` ("-" is stdin). On failure prints an error and returns false. */
+bool faSourceRead(const char *path, FaSource *out);
+void faSourceDestroy(FaSource *source);
+
+/* One piece of a --split-input-file buffer. The text handed to the parser is
+ * padded with newlines so that line numbers are those of the whole file. */
+typedef struct FaChunk {
+  const char *begin;
+  size_t size;
+  unsigned firstLine; /* 1-based line of `begin` in the whole buffer */
+} FaChunk;
+
+/* Splits on lines starting with "// -----". Returns the number of chunks and
+ * a malloc'ed array in *chunksOwned (free it). */
+size_t faSourceSplit(const FaSource *source, bool split, FaChunk **chunksOwned);
+
+/* Returns a malloc'ed, NUL-terminated copy of `chunk` preceded by
+ * firstLine - 1 newlines; its length goes to *sizeOut. */
+char *faChunkCreatePaddedText(const FaChunk *chunk, size_t *sizeOut);
+
+/* True when the buffer holds only whitespace and // comments. */
+bool faSourceIsBlank(const char *data, size_t size);
+
+/* --- DiagnosticVerifier.c: printing and checking diagnostics --------------- */
+
+typedef struct FaDiagnostics FaDiagnostics;
+
+/* Attaches a handler to `ctx` for one buffer. In print mode diagnostics go to
+ * stderr as "file:line:col: error: message" with the source line; in verify
+ * mode they are recorded and checked against expected-* comments. */
+FaDiagnostics *faDiagnosticsCreate(MlirContext ctx, const FaSource *source,
+                                   bool verify);
+/* Starts a chunk: resets records and reads its expected-* comments. */
+void faDiagnosticsBeginChunk(FaDiagnostics *d, const FaChunk *chunk);
+/* Ends a chunk. In verify mode, returns false (and reports) when diagnostics
+ * and expectations disagree; in print mode returns true. */
+bool faDiagnosticsEndChunk(FaDiagnostics *d);
+/* Number of errors seen in the current chunk. */
+size_t faDiagnosticsGetNumErrors(const FaDiagnostics *d);
+void faDiagnosticsDestroy(FaDiagnostics *d);
+
+#endif

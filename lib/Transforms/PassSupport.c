@@ -1,0 +1,93 @@
+/* MlirPass objects from C functions: one place that owns the callbacks,
+ * cloning of per-instance state and loading of the fa dialect. */
+#include "PassSupport.h"
+
+#include "fa-c/Dialect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct PassInstance {
+  const FaPassDef *def;
+  size_t stateSize;
+  max_align_t state[]; /* stateSize bytes */
+} PassInstance;
+
+static PassInstance *instanceCreate(const FaPassDef *def, const void *state,
+                                    size_t stateSize) {
+  PassInstance *p = malloc(sizeof(PassInstance) + stateSize);
+  if (!p)
+    abort();
+  p->def = def;
+  p->stateSize = stateSize;
+  if (stateSize)
+    memcpy(p->state, state, stateSize);
+  return p;
+}
+
+static void passConstruct(void *userData) {}
+
+static void passDestruct(void *userData) { free(userData); }
+
+static MlirLogicalResult passInitialize(MlirContext ctx, void *userData) {
+  return faContextLoadDialect(ctx);
+}
+
+static void *passClone(void *userData) {
+  PassInstance *p = userData;
+  return instanceCreate(p->def, p->state, p->stateSize);
+}
+
+static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
+  PassInstance *p = userData;
+  p->def->run(op, pass, p->state);
+}
+
+MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
+                           size_t stateSize) {
+  MlirExternalPassCallbacks callbacks = {passConstruct, passDestruct,
+                                         passInitialize, passClone, passRun};
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(def), mlirStringRefCreateFromCString(def->name),
+      mlirStringRefCreateFromCString(def->argument),
+      mlirStringRefCreateFromCString(def->description),
+      mlirStringRefCreateFromCString(def->opName), 0, NULL, callbacks,
+      instanceCreate(def, state, stateSize));
+}
+
+static void reportf(MlirStringCallback cb, void *userData, const char *a,
+                    MlirStringRef b, const char *c) {
+  if (!cb)
+    return;
+  cb(mlirStringRefCreateFromCString(a), userData);
+  cb(b, userData);
+  cb(mlirStringRefCreateFromCString(c), userData);
+}
+
+static bool refEq(MlirStringRef s, const char *lit) {
+  return mlirStringRefEqual(s, mlirStringRefCreateFromCString(lit));
+}
+
+bool faPassParseFlagOption(MlirStringRef options, const char *name,
+                           bool *value, MlirStringCallback errorCallback,
+                           void *userData) {
+  size_t len = strlen(name);
+  if (options.length == 0)
+    return true;
+  if (options.length < len || strncmp(options.data, name, len) != 0)
+    goto bad;
+  MlirStringRef rest = mlirStringRefCreate(options.data + len,
+                                           options.length - len);
+  if (rest.length == 0 || refEq(rest, "=true") || refEq(rest, "=1")) {
+    *value = true;
+    return true;
+  }
+  if (refEq(rest, "=false") || refEq(rest, "=0")) {
+    *value = false;
+    return true;
+  }
+bad:
+  reportf(errorCallback, userData, "unknown or malformed pass option '",
+          options, "'");
+  return false;
+}

@@ -1,0 +1,34 @@
+/* Internal: building MlirPass objects from C functions. */
+#ifndef FA_LIB_TRANSFORMS_PASSSUPPORT_H
+#define FA_LIB_TRANSFORMS_PASSSUPPORT_H
+
+#include "mlir-c/Pass.h"
+
+#include <stddef.h>
+
+/* Static description of one pass. Its address is the pass's TypeID, so every
+ * definition must have static storage duration. */
+typedef struct FaPassDef {
+  const char *name;        /* C-style name, e.g. "FaFuseAttention" */
+  const char *argument;    /* pipeline name, e.g. "fa-fuse-attention" */
+  const char *description;
+  const char *opName;      /* anchor op name, or "" for any op */
+  /* Runs the pass on `op`; `state` is this pass instance's copy of the
+   * options given at creation. Call mlirExternalPassSignalFailure on error. */
+  void (*run)(MlirOperation op, MlirExternalPass pass, const void *state);
+} FaPassDef;
+
+/* Creates a pass from `def` with a private copy of `state` (`stateSize`
+ * bytes, may be 0). Before it runs, the pass loads the fa dialect into the
+ * context, so it also works when the host never loaded it. */
+MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
+                           size_t stateSize);
+
+/* Parses a boolean pass option list of the form "" | "NAME" | "NAME=true" |
+ * "NAME=false" (also 1/0). Returns false and reports through `errorCallback`
+ * on anything else. */
+bool faPassParseFlagOption(MlirStringRef options, const char *name,
+                           bool *value, MlirStringCallback errorCallback,
+                           void *userData);
+
+#endif

@@ -1,0 +1,14 @@
+/* Internal: option-parsing constructors of our passes, for the registry. */
+#ifndef FA_LIB_TRANSFORMS_PASSES_H
+#define FA_LIB_TRANSFORMS_PASSES_H
+
+#include "fa-c/Passes.h"
+
+MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,
+                                       MlirStringCallback errorCallback,
+                                       void *userData);
+MlirPass faFuseAttentionPassCreateFromOptions(MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData);
+
+#endif

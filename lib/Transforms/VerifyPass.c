@@ -1,0 +1,31 @@
+/* fa-verify: the checks of faOperationVerify as a pass, so pipelines (and
+ * mlir-opt with our plugin) can verify fa ops at any point. */
+#include "Passes.h"
+#include "PassSupport.h"
+
+#include "fa-c/Dialect.h"
+
+static void runVerify(MlirOperation op, MlirExternalPass pass,
+                      const void *state) {
+  if (mlirLogicalResultIsFailure(faOperationVerify(op)))
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const FaPassDef kVerifyPass = {
+    "FaVerify", "fa-verify",
+    "Check fa ops beyond their IRDL definition (shapes, types, attributes)",
+    "", runVerify};
+
+MlirPass faCreateVerifyPassOwned(void) {
+  return faPassCreateOwned(&kVerifyPass, NULL, 0);
+}
+
+MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,
+                                       MlirStringCallback errorCallback,
+                                       void *userData) {
+  if (options.length != 0) {
+    faPassParseFlagOption(options, "", NULL, errorCallback, userData);
+    return (MlirPass){NULL};
+  }
+  return faCreateVerifyPassOwned();
+}
