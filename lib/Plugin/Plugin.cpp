@@ -12,7 +12,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
-#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -37,10 +37,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
           registerFaPasses};
 }
 
-// The fa dialect is defined in IRDL and loaded per context, so the registry
-// gets an extension that loads it as soon as the builtin dialect is present.
+// The fa dialect is defined in IRDL and loaded per context. The registry gets
+// an extension that loads it once the func dialect is loaded (model IR always
+// has functions); the builtin dialect is too early, its context is still
+// being constructed.
 static void registerFaDialect(DialectRegistry *registry) {
-  registry->addExtension(+[](MLIRContext *ctx, BuiltinDialect *) {
+  registry->addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
     (void)faContextLoadDialect(wrap(ctx));
   });
 }

@@ -1,0 +1,30 @@
+# lit configuration of fa-mlir (after mlir/examples/standalone).
+import os
+import shutil
+
+import lit.formats
+
+config.name = "FA-MLIR"
+config.test_format = lit.formats.ShTest(not lit_config.isWindows)
+config.suffixes = [".mlir", ".c", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fa_obj_root, "test")
+
+path = [config.fa_tools_dir, config.fa_test_bin_dir, config.llvm_tools_dir]
+config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", "")])
+
+config.substitutions.append(("%fa_lib_dir", config.fa_lib_dir))
+config.substitutions.append(("%fa_src_root", config.fa_src_root))
+config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
+config.substitutions.append(("%fa_plugin", os.path.join(config.fa_lib_dir, "FaPlugin.so")))
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%examples", os.path.join(config.fa_src_root, "examples")))
+
+# GPU-only tests carry REQUIRES: cuda-gpu.
+if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
+    config.available_features.add("cuda-gpu")
+if shutil.which("ptxas"):
+    config.available_features.add("ptxas")
