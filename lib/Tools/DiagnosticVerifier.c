@@ -242,6 +242,8 @@ static bool parseDirective(FaDiagnostics *d, const char *at, const char *eol,
   const char *p = at + strlen(kKinds[k].word);
   *e = (Expectation){kKinds[k].kind, lineNo, lineNo, col, NULL, {0}, false};
   *below = false;
+  while (p < eol && *p == ' ')
+    ++p;
   if (*p == '@') {
     ++p;
     if (strncmp(p, "above", 5) == 0) {

@@ -1,0 +1,170 @@
+// Invalid fa ops give located errors (IRDL checks and our C verifier).
+// RUN: fa-opt %s --split-input-file --verify-diagnostics
+
+func.func @q_rank(%q: tensor<8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{'fa.gridwise_attention' op Q must have rank 4, got rank 3}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @head_dim(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x32xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{K dimension 3 (head dim of Q) is 32, expected 64}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x32xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @gqa(%q: tensor<2x8x5x64xf16>, %k: tensor<2x3x7x64xf16>, %v: tensor<2x3x7x64xf16>) {
+  // expected-error @+1 {{query heads (8) must be a multiple of KV heads (3)}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x3x7x64xf16>, tensor<2x3x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @kv_keys(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x9x64xf16>) {
+  // expected-error @+1 {{V dimension 2 (keys of K) is 9, expected 7}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x9x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @dtype(%q: tensor<2x8x5x64xi8>, %k: tensor<2x2x7x64xi8>, %v: tensor<2x2x7x64xi8>) {
+  // expected-error @+1 {{Q element type must be f32, f16 or bf16}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xi8>, tensor<2x2x7x64xi8>, tensor<2x2x7x64xi8>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @mixed(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf32>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{Q, K and V must have the same element type}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf32>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @result_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x32xf16>) {
+  // expected-error @+1 {{result O dimension 3 (value head dim) is 64, expected 32}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @bias_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>, %b: tensor<2x1x5x3xf16>) {
+  // expected-error @+1 {{bias dimension 3 (keys) is 3, expected 1 or 7}}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %b) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<2x1x5x3xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @kv_len(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>, %l: tensor<3xi32>) {
+  // expected-error @+1 {{kv_len dimension 0 (batch) is 3, expected 2}}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %l) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<3xi32>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @lse_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{result LSE element type must be f32}}
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> (tensor<2x8x5x64xf16>, tensor<2x8x5xf16>)
+  return
+}
+
+// -----
+
+func.func @scale_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'scale' must be an f32 float}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @scale_missing(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute "scale" is expected but not provided}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @tuning(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'block_n' is 48, expected a power of two}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, block_n = 48 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @stages(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'stages' is 0, expected a value in [1, 8]}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, stages = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @segments(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{'operandSegmentSizes' attribute for specifying operand segments must have 5 elements}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @fill_type(%t: memref<16xf32>) {
+  %z = arith.constant 0.0 : f16
+  // expected-error @+1 {{fill value type must equal the destination element type}}
+  "fa.blockwise_fill"(%t, %z) : (memref<16xf32>, f16) -> ()
+  return
+}
+
+// -----
+
+func.func @fill_result(%t: tensor<16xf32>) {
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{must have one result of the destination's type when the destination is a tensor}}
+  "fa.blockwise_fill"(%t, %z) : (tensor<16xf32>, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @reduction_kind(%s: memref<16x32xf32>, %m: memref<16xf32>) {
+  // expected-error @+1 {{"min"' does not satisfy the constraint}}
+  "fa.blockwise_reduction"(%s, %m) {kind = "min", axis = 1 : i64} : (memref<16x32xf32>, memref<16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @reduction_axis(%s: memref<16x32xf32>, %m: memref<16xf32>) {
+  // expected-error @+1 {{attribute 'axis' is 2, expected 0 or 1}}
+  "fa.blockwise_reduction"(%s, %m) {kind = "max", axis = 2 : i64} : (memref<16x32xf32>, memref<16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @reduction_shape(%s: memref<16x32xf32>, %m: memref<32xf32>) {
+  // expected-error @+1 {{init dimension 0 (kept dimension) is 32, expected 16}}
+  "fa.blockwise_reduction"(%s, %m) {kind = "sum", axis = 1 : i64} : (memref<16x32xf32>, memref<32xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @gemm_shape(%a: memref<16x32xf16>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
+  // expected-error @+1 {{B dimension 0 (reduction) is 16, expected 32}}
+  "fa.blockwise_gemm"(%a, %b, %c) : (memref<16x32xf16>, memref<16x8xf16>, memref<16x8xf32>) -> ()
+  return
+}
