@@ -1,0 +1,7 @@
+func.func @a() {
+  return
+}
+// -----
+func.func @b() {
+  garbage
+}

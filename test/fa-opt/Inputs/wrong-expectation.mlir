@@ -1,0 +1,4 @@
+func.func @a() {
+  // expected-error @below {{another message}}
+  garbage
+}
