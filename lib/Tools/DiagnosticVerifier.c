@@ -35,7 +35,6 @@ struct FaDiagnostics {
   size_t numExps, capExps;
   Record *recs;
   size_t numRecs, capRecs;
-  size_t numErrors;          /* error diagnostics in this chunk */
   size_t numDirectiveErrors; /* malformed expected-* comments */
 };
 
@@ -141,8 +140,6 @@ static bool isOpDumpNote(const Record *r) {
 
 static void handleOne(FaDiagnostics *d, MlirDiagnostic diag) {
   Record r = makeRecord(diag);
-  if (r.kind == MlirDiagnosticError)
-    ++d->numErrors;
   if (!d->verify) {
     printRecord(d, &r, "");
     recordFree(&r);
@@ -182,7 +179,7 @@ static void clearChunk(FaDiagnostics *d) {
   }
   for (size_t i = 0; i < d->numRecs; ++i)
     recordFree(&d->recs[i]);
-  d->numExps = d->numRecs = d->numErrors = d->numDirectiveErrors = 0;
+  d->numExps = d->numRecs = d->numDirectiveErrors = 0;
 }
 
 /* Literal text is escaped, {{...}} is an extended regular expression. */
@@ -372,8 +369,6 @@ bool faDiagnosticsEndChunk(FaDiagnostics *d) {
   }
   return ok;
 }
-
-size_t faDiagnosticsGetNumErrors(const FaDiagnostics *d) { return d->numErrors; }
 
 void faDiagnosticsDestroy(FaDiagnostics *d) {
   if (!d)

@@ -116,6 +116,8 @@ static bool parseArgs(int argc, char **argv, Options *o) {
     const char *name = arg + (arg[1] == '-' ? 2 : 1);
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    if (len == 0)
+      return argError("invalid option", arg);
     const char *value = eq ? eq + 1 : NULL;
     bool isOutput = len == 1 && name[0] == 'o';
     bool isPipeline = len == 13 && strncmp(name, "pass-pipeline", 13) == 0;
@@ -130,8 +132,6 @@ static bool parseArgs(int argc, char **argv, Options *o) {
       o->pipeline = value;
     else if (value || !setBoolFlag(o, name, len))
       addPassFlag(o, name, len, value);
-    if (len == 0)
-      return argError("invalid option", arg);
   }
   if (o->pipeline && o->numPassFlags)
     return argError("--pass-pipeline cannot be combined with pass flags such as",

@@ -54,8 +54,6 @@ void faDiagnosticsBeginChunk(FaDiagnostics *d, const FaChunk *chunk);
 /* Ends a chunk. In verify mode, returns false (and reports) when diagnostics
  * and expectations disagree; in print mode returns true. */
 bool faDiagnosticsEndChunk(FaDiagnostics *d);
-/* Number of errors seen in the current chunk. */
-size_t faDiagnosticsGetNumErrors(const FaDiagnostics *d);
 void faDiagnosticsDestroy(FaDiagnostics *d);
 
 #endif

@@ -61,13 +61,22 @@ static bool isPlainMatmul(MlirOperation op, intptr_t rank) {
   return mlirAttributeEqual(maps, expected);
 }
 
-/* A float constant equal to zero (the splat of a linalg.fill). */
-static bool isZeroConstant(MlirValue v) {
+/* The value of `v` if it is a scalar float arith.constant. */
+static bool floatConstantValue(MlirValue v, double *out) {
   MlirOperation def = faValueGetDefiningOp(v);
   if (!faOpIsA(def, "arith.constant"))
     return false;
   MlirAttribute a = attrOf(def, "value");
-  return mlirAttributeIsAFloat(a) && mlirFloatAttrGetValueDouble(a) == 0.0;
+  if (!mlirAttributeIsAFloat(a))
+    return false;
+  *out = mlirFloatAttrGetValueDouble(a);
+  return true;
+}
+
+/* A float constant equal to zero (the splat of a linalg.fill). */
+static bool isZeroConstant(MlirValue v) {
+  double c;
+  return floatConstantValue(v, &c) && c == 0.0;
 }
 
 /* The accumulator of a matmul must start at zero, or the math differs. */
@@ -124,19 +133,6 @@ static bool allIdentityMaps(MlirAttribute maps) {
   return true;
 }
 
-/* The float value of `v` if it is an arith.constant defined outside `region`'s
- * op (a scalar captured by the generic's body). */
-static bool capturedFloatConstant(MlirValue v, double *out) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  if (!faOpIsA(def, "arith.constant"))
-    return false;
-  MlirAttribute a = attrOf(def, "value");
-  if (!mlirAttributeIsAFloat(a))
-    return false;
-  *out = mlirFloatAttrGetValueDouble(a);
-  return true;
-}
-
 /* Elementwise scale of the scores: a linalg.generic with identity maps whose
  * body is `x * c`, `c * x` or `x / c` for a float constant c. On success sets
  * m->scaleOp and m->scale and returns the unscaled scores. */
@@ -164,8 +160,8 @@ static const char *matchScale(MlirValue scaled, MlirOperation softmax,
   MlirValue rhs = mlirOperationGetOperand(arith, 1);
   double c;
   bool xFirst = mlirValueEqual(lhs, x);
-  if (!(xFirst && capturedFloatConstant(rhs, &c)) &&
-      !(isMul && mlirValueEqual(rhs, x) && capturedFloatConstant(lhs, &c)))
+  if (!(xFirst && floatConstantValue(rhs, &c)) &&
+      !(isMul && mlirValueEqual(rhs, x) && floatConstantValue(lhs, &c)))
     return "the scale is not a splat constant";
   if (isDiv && c == 0.0)
     return "the scale divides by zero";

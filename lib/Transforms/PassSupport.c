@@ -55,13 +55,14 @@ MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
       instanceCreate(def, state, stateSize));
 }
 
-static void reportf(MlirStringCallback cb, void *userData, const char *a,
-                    MlirStringRef b, const char *c) {
-  if (!cb)
+void faPassReportBadOptions(MlirStringRef options,
+                            MlirStringCallback errorCallback, void *userData) {
+  if (!errorCallback)
     return;
-  cb(mlirStringRefCreateFromCString(a), userData);
-  cb(b, userData);
-  cb(mlirStringRefCreateFromCString(c), userData);
+  errorCallback(mlirStringRefCreateFromCString("unknown or malformed pass option '"),
+                userData);
+  errorCallback(options, userData);
+  errorCallback(mlirStringRefCreateFromCString("'"), userData);
 }
 
 static bool refEq(MlirStringRef s, const char *lit) {
@@ -87,7 +88,6 @@ bool faPassParseFlagOption(MlirStringRef options, const char *name,
     return true;
   }
 bad:
-  reportf(errorCallback, userData, "unknown or malformed pass option '",
-          options, "'");
+  faPassReportBadOptions(options, errorCallback, userData);
   return false;
 }

@@ -24,6 +24,10 @@ typedef struct FaPassDef {
 MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
                            size_t stateSize);
 
+/* Reports `options` as not understood through `errorCallback`. */
+void faPassReportBadOptions(MlirStringRef options,
+                            MlirStringCallback errorCallback, void *userData);
+
 /* Parses a boolean pass option list of the form "" | "NAME" | "NAME=true" |
  * "NAME=false" (also 1/0). Returns false and reports through `errorCallback`
  * on anything else. */

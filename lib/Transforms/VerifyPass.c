@@ -24,7 +24,7 @@ MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,
                                        MlirStringCallback errorCallback,
                                        void *userData) {
   if (options.length != 0) {
-    faPassParseFlagOption(options, "", NULL, errorCallback, userData);
+    faPassReportBadOptions(options, errorCallback, userData);
     return (MlirPass){NULL};
   }
   return faCreateVerifyPassOwned();
