@@ -48,6 +48,7 @@ typedef struct FaAttentionAttrs {
   bool causal;
   int64_t causalOffset;
   bool withLse;
+  bool kTransposed; /* K is given as [B, Hkv, D, N] (attribute k_transposed) */
 } FaAttentionAttrs;
 
 /// Creates (does not insert) a fa.gridwise_attention with result type

@@ -40,7 +40,7 @@ MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
   mlirOperationStateAddResults(&state, nres, results);
 
   int32_t segments[5] = {1, 1, 1, hasBias, hasKvLen};
-  MlirNamedAttribute named[3];
+  MlirNamedAttribute named[4];
   intptr_t nattr = 0;
   named[nattr++] = namedAttr(ctx, "operandSegmentSizes",
                              mlirDenseI32ArrayGet(ctx, 5, segments));
@@ -50,6 +50,8 @@ MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
     named[nattr++] = namedAttr(
         ctx, "causal_offset",
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), attrs.causalOffset));
+  if (attrs.kTransposed)
+    named[nattr++] = namedAttr(ctx, "k_transposed", mlirUnitAttrGet(ctx));
   mlirOperationStateAddAttributes(&state, nattr, named);
   return mlirOperationCreate(&state);
 }

@@ -113,11 +113,17 @@ static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
   if (!mlirTypeEqual(mlirShapedTypeGetElementType(k), et) ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), et))
     return opError(op, "Q, K and V must have the same element type");
+  /* With k_transposed, K is [B, Hkv, D, N]. */
+  MlirAttribute kt = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("k_transposed"));
+  if (!mlirAttributeIsNull(kt) && !mlirAttributeIsAUnit(kt))
+    return opError(op, "attribute 'k_transposed' must be a unit attribute");
+  intptr_t kn = mlirAttributeIsNull(kt) ? 2 : 3;
   *dims = (AttentionDims){dimOf(q, 0), dimOf(q, 1), dimOf(k, 1), dimOf(q, 2),
-                          dimOf(k, 2),  dimOf(q, 3), dimOf(v, 3)};
+                          dimOf(k, kn), dimOf(q, 3), dimOf(v, 3)};
   TRY(checkDim(op, "K", k, 0, dims->b, "batch"));
   TRY(checkDim(op, "V", v, 0, dims->b, "batch"));
-  TRY(checkDim(op, "K", k, 3, dims->d, "head dim of Q"));
+  TRY(checkDim(op, "K", k, 5 - kn, dims->d, "head dim of Q"));
   TRY(checkDim(op, "V", v, 1, dims->hkv, "KV heads of K"));
   TRY(checkDim(op, "V", v, 2, dims->n, "keys of K"));
   if (dims->hq >= 0 && dims->hkv > 0 && dims->hq % dims->hkv != 0)

@@ -27,65 +27,92 @@ bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand) {
          mlirOpOperandGetOperandNumber(use) == (unsigned)operand;
 }
 
-/* Reassociation adding (4 - rank) leading unit dims: [[0..k], [k+1], ...]. */
-static MlirAttribute unitReassociation(MlirContext ctx, intptr_t rank) {
-  MlirAttribute groups[3];
-  intptr_t lead = 4 - rank;
-  for (intptr_t g = 0; g < rank; ++g) {
-    MlirAttribute idx[4];
-    intptr_t n = 0;
-    for (intptr_t d = (g == 0 ? 0 : lead + g); d <= lead + g; ++d)
-      idx[n++] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d);
-    groups[g] = mlirArrayAttrGet(ctx, n, idx);
-  }
-  return mlirArrayAttrGet(ctx, rank, groups);
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute a) {
   return mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
 }
 
-static MlirValue insertReshape(MlirRewriterBase rewriter, MlirLocation loc,
-                               const char *opName, MlirValue v, MlirType type,
-                               intptr_t lowRank, bool withShape) {
-  MlirContext ctx = mlirLocationGetContext(loc);
-  MlirOperationState st =
-      mlirOperationStateGet(mlirStringRefCreateFromCString(opName), loc);
-  mlirOperationStateAddOperands(&st, 1, &v);
-  mlirOperationStateAddResults(&st, 1, &type);
-  MlirNamedAttribute attrs[2] = {
-      named(ctx, "reassociation", unitReassociation(ctx, lowRank))};
-  intptr_t n = 1;
-  if (withShape) {
-    int64_t shape[4];
-    for (intptr_t i = 0; i < 4; ++i)
-      shape[i] = mlirShapedTypeGetDimSize(type, i);
-    attrs[n++] = named(ctx, "static_output_shape", mlirDenseI64ArrayGet(ctx, 4, shape));
-  }
-  mlirOperationStateAddAttributes(&st, n, attrs);
-  MlirOperation op = mlirOperationCreate(&st);
+static MlirOperation insertOp(MlirRewriterBase rewriter, MlirOperationState *st) {
+  MlirOperation op = mlirOperationCreate(st);
   mlirRewriterBaseInsert(rewriter, op);
-  return mlirOperationGetResult(op, 0);
+  return op;
 }
 
-MlirValue faBuildExpandToRank4(MlirRewriterBase rewriter, MlirLocation loc,
-                               MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  intptr_t rank = mlirShapedTypeGetRank(t);
-  int64_t shape[4] = {1, 1, 1, 1};
-  for (intptr_t i = 0; i < rank; ++i)
-    shape[4 - rank + i] = mlirShapedTypeGetDimSize(t, i);
-  MlirType t4 = mlirRankedTensorTypeGet(4, shape, mlirShapedTypeGetElementType(t),
-                                        mlirAttributeGetNull());
-  return insertReshape(rewriter, loc, "tensor.expand_shape", v, t4, rank, true);
+MlirValue faBuildIndexConstant(MlirRewriterBase rewriter, MlirLocation loc,
+                               int64_t value) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("arith.constant"), loc);
+  MlirNamedAttribute a = named(ctx, "value", mlirIntegerAttrGet(index, value));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  mlirOperationStateAddResults(&st, 1, &index);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
 }
 
-MlirValue faBuildCollapseFromRank4(MlirRewriterBase rewriter, MlirLocation loc,
-                                   MlirValue v, MlirType type) {
-  return insertReshape(rewriter, loc, "tensor.collapse_shape", v, type,
-                       mlirShapedTypeGetRank(type), false);
+MlirValue faBuildDim(MlirRewriterBase rewriter, MlirLocation loc, MlirValue v,
+                     int64_t dim) {
+  MlirValue operands[2] = {v, faBuildIndexConstant(rewriter, loc, dim)};
+  MlirType index = mlirIndexTypeGet(mlirLocationGetContext(loc));
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("tensor.dim"), loc);
+  mlirOperationStateAddOperands(&st, 2, operands);
+  mlirOperationStateAddResults(&st, 1, &index);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
+}
+
+/* [[dims of group 0], [dims of group 1], ...] from a group id per high dim. */
+static MlirAttribute reassociation(MlirContext ctx, intptr_t highRank,
+                                   const int *group) {
+  MlirAttribute groups[8], idx[8];
+  intptr_t numGroups = 0;
+  for (intptr_t d = 0; d < highRank;) {
+    intptr_t n = 0;
+    int g = group[d];
+    for (; d < highRank && group[d] == g; ++d)
+      idx[n++] = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), d);
+    groups[numGroups++] = mlirArrayAttrGet(ctx, n, idx);
+  }
+  return mlirArrayAttrGet(ctx, numGroups, groups);
+}
+
+MlirValue faBuildExpandShape(MlirRewriterBase rewriter, MlirLocation loc,
+                             MlirValue low, MlirType highType,
+                             const int *group) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  intptr_t rank = mlirShapedTypeGetRank(highType);
+  int64_t shape[8];
+  MlirValue dynamic[9] = {low};
+  intptr_t numDynamic = 0;
+  for (intptr_t d = 0; d < rank; ++d) {
+    shape[d] = mlirShapedTypeGetDimSize(highType, d);
+    if (mlirShapedTypeIsDynamicDim(highType, d))
+      dynamic[1 + numDynamic++] = faBuildDim(rewriter, loc, low, group[d]);
+  }
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("tensor.expand_shape"), loc);
+  mlirOperationStateAddOperands(&st, 1 + numDynamic, dynamic);
+  mlirOperationStateAddResults(&st, 1, &highType);
+  MlirNamedAttribute attrs[2] = {
+      named(ctx, "reassociation", reassociation(ctx, rank, group)),
+      named(ctx, "static_output_shape", mlirDenseI64ArrayGet(ctx, rank, shape))};
+  mlirOperationStateAddAttributes(&st, 2, attrs);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
+}
+
+MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
+                               MlirValue high, MlirType lowType,
+                               const int *group) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(high));
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("tensor.collapse_shape"), loc);
+  mlirOperationStateAddOperands(&st, 1, &high);
+  mlirOperationStateAddResults(&st, 1, &lowType);
+  MlirNamedAttribute a = named(ctx, "reassociation", reassociation(ctx, rank, group));
+  mlirOperationStateAddAttributes(&st, 1, &a);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
 }
 
 static bool nameIn(MlirOperation op, const char *const *names) {
@@ -102,18 +129,32 @@ static bool hasUses(MlirOperation op) {
   return false;
 }
 
-void faEraseDeadChain(MlirRewriterBase rewriter, MlirOperation op,
-                      const char *const *names) {
-  if (mlirOperationIsNull(op) || hasUses(op))
-    return;
-  intptr_t n = mlirOperationGetNumOperands(op);
-  MlirOperation defs[8];
-  if (n > 8)
-    n = 8;
-  for (intptr_t i = 0; i < n; ++i)
-    defs[i] = faValueGetDefiningOp(mlirOperationGetOperand(op, i));
-  mlirRewriterBaseEraseOp(rewriter, op);
-  for (intptr_t i = 0; i < n; ++i)
-    if (!mlirOperationIsNull(defs[i]) && nameIn(defs[i], names))
-      faEraseDeadChain(rewriter, defs[i], names);
+void faEraseDeadOps(MlirRewriterBase rewriter, const MlirOperation *ops,
+                    size_t numOps, const char *const *names) {
+  enum { kMax = 512 };
+  MlirOperation work[kMax];
+  size_t n = 0;
+  for (size_t i = 0; i < numOps && n < kMax; ++i)
+    if (!mlirOperationIsNull(ops[i]))
+      work[n++] = ops[i];
+  /* Erase any dead op of the list; its operands' producers join the list. */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (mlirOperationIsNull(work[i]) || hasUses(work[i]))
+        continue;
+      MlirOperation op = work[i];
+      work[i] = (MlirOperation){NULL};
+      for (intptr_t o = 0, e = mlirOperationGetNumOperands(op); o < e; ++o) {
+        MlirOperation def = faValueGetDefiningOp(mlirOperationGetOperand(op, o));
+        bool listed = false;
+        for (size_t j = 0; j < n && !listed; ++j)
+          listed = mlirOperationEqual(work[j], def);
+        if (!listed && !mlirOperationIsNull(def) && nameIn(def, names) && n < kMax)
+          work[n++] = def;
+      }
+      mlirRewriterBaseEraseOp(rewriter, op);
+      changed = true;
+    }
+  }
 }

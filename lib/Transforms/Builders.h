@@ -14,17 +14,27 @@ MlirOperation faValueGetDefiningOp(MlirValue v);
 /* True if `v` has exactly one use, and it is operand `operand` of `user`. */
 bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand);
 
-/* Inserts (through `rewriter`) a tensor.expand_shape of a static rank-R
- * tensor `v` (R = 2 or 3) to rank 4 by adding leading unit dims. */
-MlirValue faBuildExpandToRank4(MlirRewriterBase rewriter, MlirLocation loc,
-                               MlirValue v);
-/* The inverse: collapses a rank-4 `v` with unit leading dims to `type`. */
-MlirValue faBuildCollapseFromRank4(MlirRewriterBase rewriter, MlirLocation loc,
-                                   MlirValue v, MlirType type);
+/* arith.constant of index type, and tensor.dim of `v`. */
+MlirValue faBuildIndexConstant(MlirRewriterBase rewriter, MlirLocation loc,
+                               int64_t value);
+MlirValue faBuildDim(MlirRewriterBase rewriter, MlirLocation loc, MlirValue v,
+                     int64_t dim);
 
-/* Erases `op` if it has no uses, then does the same for the defining ops of
- * its operands whose names are in `names` (NULL-terminated). */
-void faEraseDeadChain(MlirRewriterBase rewriter, MlirOperation op,
-                      const char *const *names);
+/* Inserts a tensor.expand_shape of `low` to `highType`. `group[d]` is the dim
+ * of `low` that dim d of `highType` comes from (non-decreasing). A dynamic
+ * high dim must be alone in its group; its size is read with tensor.dim. */
+MlirValue faBuildExpandShape(MlirRewriterBase rewriter, MlirLocation loc,
+                             MlirValue low, MlirType highType,
+                             const int *group);
+/* The inverse: a tensor.collapse_shape of `high` to `lowType`. */
+MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
+                               MlirValue high, MlirType lowType,
+                               const int *group);
+
+/* Erases every op of `ops` that has no uses, repeatedly; producers of erased
+ * ops' operands whose names are in `names` (NULL-terminated) are considered
+ * too. Null entries are skipped. */
+void faEraseDeadOps(MlirRewriterBase rewriter, const MlirOperation *ops,
+                    size_t numOps, const char *const *names);
 
 #endif

@@ -34,7 +34,7 @@ static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   FaAttentionOperands ops = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 1),
                              mlirBlockGetArgument(body, 2), {NULL}, {NULL}};
-  FaAttentionAttrs attrs = {0.125f, causal, 0, true};
+  FaAttentionAttrs attrs = {0.125f, causal, 0, true, false};
   MlirLocation loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("capi.c"), 7, 3);
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, ops, attrs, out);
   mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body), attn);

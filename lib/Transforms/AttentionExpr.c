@@ -1,0 +1,435 @@
+/* Scalar expression trees of tensor computations (see AttentionExpr.h). */
+#include "AttentionExpr.h"
+#include "Builders.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+
+#include <math.h>
+#include <string.h>
+
+void faExprBuilderInit(FaExprBuilder *b, int rank) {
+  b->rank = rank;
+  b->numNodes = 0;
+  b->error = NULL;
+}
+
+static FaExpr *fail(FaExprBuilder *b, const char *why) {
+  if (!b->error)
+    b->error = why;
+  return NULL;
+}
+
+static FaExpr *node(FaExprBuilder *b, FaExprKind kind, MlirType type) {
+  if (b->numNodes == FA_EXPR_MAX_NODES)
+    return fail(b, "the chain is too large to analyze");
+  FaExpr *e = &b->nodes[b->numNodes++];
+  memset(e, 0, sizeof(*e));
+  e->kind = kind;
+  e->type = type;
+  return e;
+}
+
+/* --- constants -------------------------------------------------------------- */
+
+static double halfToDouble(uint16_t h, bool bf16) {
+  if (bf16) {
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+  }
+  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (exp == 0)
+    return sign * ldexp(mant, -24);
+  if (exp == 31)
+    return mant ? NAN : sign * INFINITY;
+  return sign * ldexp(mant + 1024, exp - 25);
+}
+
+double faDenseElementGet(MlirAttribute dense, intptr_t pos) {
+  if (mlirDenseElementsAttrIsSplat(dense))
+    pos = 0;
+  MlirType et = mlirShapedTypeGetElementType(mlirAttributeGetType(dense));
+  if (mlirTypeIsAF32(et))
+    return mlirDenseElementsAttrGetFloatValue(dense, pos);
+  if (mlirTypeIsAF64(et))
+    return mlirDenseElementsAttrGetDoubleValue(dense, pos);
+  if (mlirTypeIsAF16(et) || mlirTypeIsABF16(et))
+    return halfToDouble(((const uint16_t *)mlirDenseElementsAttrGetRawData(dense))[pos],
+                        mlirTypeIsABF16(et));
+  switch (mlirIntegerTypeGetWidth(et)) {
+  case 1: return mlirDenseElementsAttrGetBoolValue(dense, pos);
+  case 8: return mlirDenseElementsAttrGetInt8Value(dense, pos);
+  case 16: return mlirDenseElementsAttrGetInt16Value(dense, pos);
+  case 32: return mlirDenseElementsAttrGetInt32Value(dense, pos);
+  default: return (double)mlirDenseElementsAttrGetInt64Value(dense, pos);
+  }
+}
+
+static bool attrSplat(MlirAttribute a, double *out) {
+  if (mlirAttributeIsAFloat(a)) {
+    *out = mlirFloatAttrGetValueDouble(a);
+    return true;
+  }
+  if (mlirAttributeIsAInteger(a)) {
+    *out = (double)mlirIntegerAttrGetValueInt(a);
+    return true;
+  }
+  if (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a)) {
+    MlirType et = mlirShapedTypeGetElementType(mlirAttributeGetType(a));
+    if (!mlirTypeIsAFloat(et) && !mlirTypeIsAInteger(et))
+      return false;
+    *out = faDenseElementGet(a, 0);
+    return true;
+  }
+  return false;
+}
+
+static MlirAttribute attrOf(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+bool faValueGetSplat(MlirValue v, double *out) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  if (faOpIsA(def, "arith.constant"))
+    return attrSplat(attrOf(def, "value"), out);
+  if (faOpIsA(def, "tosa.const"))
+    return attrSplat(attrOf(def, "values"), out);
+  if (faOpIsA(def, "linalg.fill"))
+    return faValueGetSplat(mlirOperationGetOperand(def, 0), out);
+  return false;
+}
+
+/* --- elementwise ops ------------------------------------------------------- */
+
+static MlirType elementType(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsAShaped(t) ? mlirShapedTypeGetElementType(t) : t;
+}
+
+/* Maps op names (arith in bodies, tosa on tensors) to expression kinds. */
+typedef struct {
+  const char *name;
+  FaExprKind kind;
+  int arity;
+} KindEntry;
+
+static const KindEntry kKinds[] = {
+    {"arith.addf", FA_EXPR_ADD, 2},      {"arith.addi", FA_EXPR_ADD, 2},
+    {"arith.subf", FA_EXPR_SUB, 2},      {"arith.subi", FA_EXPR_SUB, 2},
+    {"arith.mulf", FA_EXPR_MUL, 2},      {"arith.muli", FA_EXPR_MUL, 2},
+    {"arith.divf", FA_EXPR_DIV, 2},      {"arith.maximumf", FA_EXPR_MAX, 2},
+    {"arith.maxnumf", FA_EXPR_MAX, 2},   {"math.exp", FA_EXPR_EXP, 1},
+    {"arith.negf", FA_EXPR_NEG, 1},      {"arith.extf", FA_EXPR_CAST, 1},
+    {"arith.truncf", FA_EXPR_CAST, 1},   {"arith.select", FA_EXPR_SELECT, 3},
+    {"arith.cmpi", FA_EXPR_CMP, 2},      {"arith.cmpf", FA_EXPR_CMP, 2},
+    {"tosa.add", FA_EXPR_ADD, 2},        {"tosa.sub", FA_EXPR_SUB, 2},
+    {"tosa.mul", FA_EXPR_MUL, 2},        {"tosa.maximum", FA_EXPR_MAX, 2},
+    {"tosa.exp", FA_EXPR_EXP, 1},        {"tosa.reciprocal", FA_EXPR_RECIP, 1},
+    {"tosa.cast", FA_EXPR_CAST, 1},      {"tosa.select", FA_EXPR_SELECT, 3},
+    {"tosa.greater", FA_EXPR_CMP, 2},    {"tosa.greater_equal", FA_EXPR_CMP, 2},
+    {"tosa.equal", FA_EXPR_CMP, 2},
+};
+
+static const KindEntry *kindOf(MlirOperation op) {
+  for (size_t i = 0; i < sizeof(kKinds) / sizeof(kKinds[0]); ++i)
+    if (faOpIsA(op, kKinds[i].name))
+      return &kKinds[i];
+  return NULL;
+}
+
+/* arith.cmpi / cmpf predicate numbers, and tosa compare names, as FaCmp. */
+static bool predicateOf(MlirOperation op, FaCmp *out) {
+  if (faOpIsA(op, "tosa.greater")) { *out = FA_CMP_GT; return true; }
+  if (faOpIsA(op, "tosa.greater_equal")) { *out = FA_CMP_GE; return true; }
+  if (faOpIsA(op, "tosa.equal")) { *out = FA_CMP_EQ; return true; }
+  MlirAttribute p = attrOf(op, "predicate");
+  if (!mlirAttributeIsAInteger(p))
+    return false;
+  int64_t v = mlirIntegerAttrGetValueInt(p);
+  static const int8_t cmpi[10] = {FA_CMP_EQ, FA_CMP_NE, FA_CMP_LT, FA_CMP_LE,
+                                  FA_CMP_GT, FA_CMP_GE, FA_CMP_LT, FA_CMP_LE,
+                                  FA_CMP_GT, FA_CMP_GE};
+  /* cmpf: oeq ogt oge olt ole one ord ueq ugt uge ult ule une. */
+  static const int8_t cmpf[16] = {-1, FA_CMP_EQ, FA_CMP_GT, FA_CMP_GE, FA_CMP_LT,
+                                  FA_CMP_LE, FA_CMP_NE, -1, FA_CMP_EQ, FA_CMP_GT,
+                                  FA_CMP_GE, FA_CMP_LT, FA_CMP_LE, FA_CMP_NE, -1, -1};
+  int r = faOpIsA(op, "arith.cmpi") ? (v < 10 ? cmpi[v] : -1)
+                                    : (v < 16 ? cmpf[v] : -1);
+  if (r < 0)
+    return false;
+  *out = (FaCmp)r;
+  return true;
+}
+
+static bool isParallelOnly(MlirOperation generic) {
+  MlirAttribute its = attrOf(generic, "iterator_types");
+  MlirAttribute par = mlirAttributeParseGet(
+      mlirOperationGetContext(generic),
+      mlirStringRefCreateFromCString("#linalg.iterator_type<parallel>"));
+  for (intptr_t i = 0, e = mlirArrayAttrGetNumElements(its); i < e; ++i)
+    if (!mlirAttributeEqual(mlirArrayAttrGetElement(its, i), par))
+      return false;
+  return true;
+}
+
+/* Marks `e` as the value of tensor `v` read with `dims`. */
+static FaExpr *setTensor(FaExpr *e, MlirValue v, const int8_t *dims) {
+  if (!e)
+    return NULL;
+  e->tensor = v;
+  e->rank = (int)mlirShapedTypeGetRank(mlirValueGetType(v));
+  memcpy(e->dims, dims, (size_t)e->rank);
+  return e;
+}
+
+static FaExpr *makeOp(FaExprBuilder *b, const KindEntry *k, MlirOperation op,
+                      MlirOperation tensorOp, FaExpr **children) {
+  for (int i = 0; i < k->arity; ++i)
+    if (!children[i])
+      return NULL;
+  FaExpr *e = node(b, k->kind, elementType(mlirOperationGetResult(op, 0)));
+  if (!e)
+    return NULL;
+  e->op = tensorOp;
+  memcpy(e->ops, children, sizeof(FaExpr *) * (size_t)k->arity);
+  if (k->kind == FA_EXPR_CMP && !predicateOf(op, &e->pred))
+    return fail(b, "a comparison has an unsupported predicate");
+  return e;
+}
+
+/* Context of one inlined linalg.generic: its op, and for each of its
+ * inputs the iteration dims (of the builder's space) its dims follow. */
+typedef struct {
+  MlirOperation op;
+  MlirBlock body;
+  intptr_t numInputs;
+  const int8_t *loopDims; /* the generic's loop d -> builder dim */
+  int8_t inputDims[8][FA_EXPR_MAX_RANK];
+} GenericCtx;
+
+static FaExpr *buildScalar(FaExprBuilder *b, const GenericCtx *g, MlirValue s);
+
+static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
+                           MlirOperation def, MlirValue s) {
+  double c;
+  if (faOpIsA(def, "arith.constant") && faValueGetSplat(s, &c)) {
+    FaExpr *e = node(b, FA_EXPR_CONST, mlirValueGetType(s));
+    if (e) {
+      e->value = c;
+      e->source = def;
+    }
+    return e;
+  }
+  if (faOpIsA(def, "linalg.index") && g) {
+    int64_t d = mlirIntegerAttrGetValueInt(attrOf(def, "dim"));
+    if (g->loopDims[d] < 0)
+      return fail(b, "linalg.index of a broadcast dimension");
+    FaExpr *e = node(b, FA_EXPR_INDEX, mlirValueGetType(s));
+    if (e)
+      e->dim = g->loopDims[d];
+    return e;
+  }
+  if (faOpIsA(def, "arith.index_cast") || faOpIsA(def, "arith.index_castui"))
+    return buildScalar(b, g, mlirOperationGetOperand(def, 0));
+  const KindEntry *k = kindOf(def);
+  if (!k || mlirOperationGetNumOperands(def) != k->arity)
+    return fail(b, "a linalg.generic body holds an operation the pattern does "
+                   "not understand");
+  FaExpr *ch[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < k->arity; ++i)
+    ch[i] = buildScalar(b, g, mlirOperationGetOperand(def, i));
+  return makeOp(b, k, def, g ? g->op : (MlirOperation){NULL}, ch);
+}
+
+static FaExpr *buildScalar(FaExprBuilder *b, const GenericCtx *g, MlirValue s) {
+  if (mlirValueIsABlockArgument(s)) {
+    if (!g || !mlirBlockEqual(mlirBlockArgumentGetOwner(s), g->body))
+      return fail(b, "a value from an enclosing region is read");
+    intptr_t n = mlirBlockArgumentGetArgNumber(s);
+    if (n >= g->numInputs)
+      return fail(b, "a linalg.generic reads its output tensor");
+    return faExprBuild(b, mlirOperationGetOperand(g->op, n), g->inputDims[n]);
+  }
+  return buildBodyOp(b, g, mlirOpResultGetOwner(s), s);
+}
+
+/* Each input map result of `generic`, through `loopDims`, as builder dims. */
+static bool composeInputMaps(FaExprBuilder *b, GenericCtx *g) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(g->op);
+  for (intptr_t t = 0; t < g->numInputs; ++t) {
+    MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, t));
+    intptr_t nr = mlirAffineMapGetNumResults(m);
+    if (nr > FA_EXPR_MAX_RANK)
+      return false;
+    for (intptr_t j = 0; j < nr; ++j) {
+      MlirAffineExpr r = mlirAffineMapGetResult(m, j);
+      if (mlirAffineExprIsADim(r))
+        g->inputDims[t][j] = g->loopDims[mlirAffineDimExprGetPosition(r)];
+      else if (mlirAffineExprIsAConstant(r) && mlirAffineConstantExprGetValue(r) == 0)
+        g->inputDims[t][j] = -1;
+      else
+        return false;
+    }
+  }
+  return true;
+}
+
+/* An elementwise linalg.generic producing `v` (one result, parallel loops,
+ * identity output map) whose tree can be inlined. */
+static FaExpr *buildGeneric(FaExprBuilder *b, MlirOperation def,
+                            const int8_t *dims) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
+  intptr_t numOperands = mlirOperationGetNumOperands(def);
+  if (mlirOperationGetNumResults(def) != 1 || numOperands > 9 ||
+      !isParallelOnly(def) ||
+      !mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(
+          mlirArrayAttrGetElement(maps, numOperands - 1))))
+    return NULL; /* not elementwise: a leaf */
+  GenericCtx g = {def, mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0)),
+                  numOperands - 1, dims, {{0}}};
+  if (!composeInputMaps(b, &g))
+    return fail(b, "a linalg.generic has indexing maps that are not "
+                   "projections");
+  MlirOperation yield = mlirBlockGetTerminator(g.body);
+  FaExpr *e = buildScalar(b, &g, mlirOperationGetOperand(yield, 0));
+  if (e && !mlirOperationEqual(e->op, def)) {
+    /* The body yields a value it did not compute (an input, a constant):
+     * wrap it, so that this node can stand for the generic's result. */
+    FaExpr *w = node(b, FA_EXPR_CAST, e->type);
+    if (w) {
+      w->ops[0] = e;
+      w->op = def;
+    }
+    e = w;
+  }
+  return e;
+}
+
+/* A TOSA elementwise op: operands broadcast by their unit dims. */
+static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
+                         const KindEntry *k, const int8_t *dims) {
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(def, 0));
+  intptr_t rank = mlirShapedTypeGetRank(rt);
+  FaExpr *ch[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < k->arity; ++i) {
+    MlirValue x = mlirOperationGetOperand(def, i);
+    MlirType xt = mlirValueGetType(x);
+    if (!mlirTypeIsARankedTensor(xt) || mlirShapedTypeGetRank(xt) != rank)
+      return fail(b, "a TOSA operand has another rank than its result");
+    int8_t xd[FA_EXPR_MAX_RANK];
+    for (intptr_t j = 0; j < rank; ++j)
+      xd[j] = (mlirShapedTypeGetDimSize(xt, j) == 1 &&
+               mlirShapedTypeGetDimSize(rt, j) != 1) ? -1 : dims[j];
+    ch[i] = faExprBuild(b, x, xd);
+  }
+  if (faOpIsA(def, "tosa.mul") && mlirOperationGetNumOperands(def) == 3) {
+    double shift;
+    if (!faValueGetSplat(mlirOperationGetOperand(def, 2), &shift) || shift != 0)
+      return fail(b, "a tosa.mul has a non-zero shift");
+  }
+  return makeOp(b, k, def, def, ch);
+}
+
+FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
+  int8_t id[FA_EXPR_MAX_RANK];
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > FA_EXPR_MAX_RANK)
+    return fail(b, "a value in the chain is not a ranked tensor");
+  if (!dims) {
+    for (int i = 0; i < FA_EXPR_MAX_RANK; ++i)
+      id[i] = (int8_t)i;
+    dims = id;
+  }
+  double c;
+  if (faValueGetSplat(v, &c)) {
+    FaExpr *e = node(b, FA_EXPR_CONST, elementType(v));
+    if (e) {
+      e->value = c;
+      e->source = faValueGetDefiningOp(v);
+    }
+    return e;
+  }
+  MlirOperation def = faValueGetDefiningOp(v);
+  if (faOpIsA(def, "linalg.generic")) {
+    FaExpr *e = buildGeneric(b, def, dims);
+    if (e || b->error)
+      return setTensor(e, v, dims);
+  } else if (!mlirOperationIsNull(def)) {
+    const KindEntry *k = kindOf(def);
+    if (k && !strncmp(k->name, "tosa.", 5))
+      return setTensor(buildTosa(b, def, k, dims), v, dims);
+  }
+  return setTensor(node(b, FA_EXPR_LEAF, elementType(v)), v, dims);
+}
+
+void faExprForEachOp(const FaExpr *e, const FaExpr *skip,
+                     void (*fn)(MlirOperation, void *), void *userData) {
+  if (!e || e == skip)
+    return;
+  if (e->op.ptr)
+    fn(e->op, userData);
+  if (e->source.ptr)
+    fn(e->source, userData);
+  for (int i = 0; i < 3; ++i)
+    faExprForEachOp(e->ops[i], skip, fn, userData);
+}
+
+/* --- queries ---------------------------------------------------------------- */
+
+bool faExprEqual(const FaExpr *a, const FaExpr *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case FA_EXPR_CONST:
+    return a->value == b->value || (isnan(a->value) && isnan(b->value));
+  case FA_EXPR_INDEX:
+    return a->dim == b->dim;
+  case FA_EXPR_LEAF:
+    return mlirValueEqual(a->tensor, b->tensor) && a->rank == b->rank &&
+           !memcmp(a->dims, b->dims, (size_t)a->rank);
+  case FA_EXPR_CAST:
+    return mlirTypeEqual(a->type, b->type) && faExprEqual(a->ops[0], b->ops[0]);
+  case FA_EXPR_CMP:
+    if (a->pred != b->pred)
+      return false;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (!faExprEqual(a->ops[i], b->ops[i]))
+      return false;
+  return true;
+}
+
+FaExpr *faExprStripCasts(const FaExpr *e) {
+  while (e && e->kind == FA_EXPR_CAST)
+    e = e->ops[0];
+  return (FaExpr *)e;
+}
+
+bool faExprIsConst(const FaExpr *e, double value) {
+  return e && e->kind == FA_EXPR_CONST && e->value == value;
+}
+
+bool faExprIsRowLeaf(const FaExpr *e, int rank) {
+  if (!e || e->kind != FA_EXPR_LEAF)
+    return false;
+  int next = 0;
+  for (int k = 0; k < e->rank; ++k) {
+    if (e->dims[k] == -1)
+      continue;
+    if (e->dims[k] != next)
+      return false;
+    ++next;
+  }
+  return next == rank - 1;
+}

@@ -1,0 +1,100 @@
+/* Internal: scalar expression trees of tensor computations.
+ *
+ * The fusion pass does not match op sequences one by one. It reads the value
+ * a chain computes per element as a small expression tree over an iteration
+ * space (the score space [.., M, N]): elementwise linalg.generic bodies and
+ * TOSA elementwise ops are inlined through, with their indexing maps or
+ * broadcasts composed, so one generic doing five steps and five generics
+ * doing one step each give the same tree. Everything else (reductions,
+ * contractions, function arguments, non-splat constants) is a leaf: a tensor
+ * plus, for each of its dims, the iteration dim it follows (-1: a unit dim
+ * that is broadcast). */
+#ifndef FA_LIB_TRANSFORMS_ATTENTIONEXPR_H
+#define FA_LIB_TRANSFORMS_ATTENTIONEXPR_H
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FA_EXPR_MAX_RANK 6
+#define FA_EXPR_MAX_NODES 256
+
+typedef enum {
+  FA_EXPR_LEAF,
+  FA_EXPR_CONST,  /* scalar or splat constant */
+  FA_EXPR_INDEX,  /* linalg.index of an iteration dim */
+  FA_EXPR_ADD,
+  FA_EXPR_SUB,
+  FA_EXPR_MUL,
+  FA_EXPR_DIV,
+  FA_EXPR_MAX,
+  FA_EXPR_EXP,
+  FA_EXPR_RECIP,
+  FA_EXPR_NEG,
+  FA_EXPR_CAST,   /* extf / truncf / tosa.cast: value kept, type changes */
+  FA_EXPR_SELECT, /* ops[0] ? ops[1] : ops[2] */
+  FA_EXPR_CMP,    /* ops[0] <pred> ops[1] */
+} FaExprKind;
+
+/* Comparison predicates, signedness folded away (indices are non-negative
+ * and float compares of finite scores do not care about ordering). */
+typedef enum { FA_CMP_EQ, FA_CMP_NE, FA_CMP_LT, FA_CMP_LE, FA_CMP_GT, FA_CMP_GE } FaCmp;
+
+typedef struct FaExpr {
+  FaExprKind kind;
+  MlirType type;     /* element type of the value */
+  double value;      /* CONST */
+  FaCmp pred;        /* CMP */
+  int dim;           /* INDEX */
+  /* The tensor whose elements this node is (always set for a LEAF; also for
+   * the root of an inlined op), with the iteration dim of each of its dims. */
+  MlirValue tensor;
+  int rank;
+  int8_t dims[FA_EXPR_MAX_RANK];
+  MlirOperation op;  /* the tensor-level op this node was inlined from */
+  MlirOperation source; /* CONST: the constant op it was read from */
+  struct FaExpr *ops[3];
+} FaExpr;
+
+/* Builds trees over one iteration space of `rank` dims; owns their nodes. */
+typedef struct FaExprBuilder {
+  int rank;
+  FaExpr nodes[FA_EXPR_MAX_NODES];
+  int numNodes;
+  const char *error; /* first reason a tree could not be built */
+} FaExprBuilder;
+
+void faExprBuilderInit(FaExprBuilder *b, int rank);
+
+/* The tree of tensor `v` read with `dims` (one entry per dim of `v`; NULL
+ * means the identity over the builder's space). Returns NULL and sets
+ * b->error if a body holds something the builder does not understand. */
+FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims);
+
+/* Calls `fn` on the op and constant source of every node of `e`, except
+ * inside `skip`. */
+void faExprForEachOp(const FaExpr *e, const FaExpr *skip,
+                     void (*fn)(MlirOperation, void *), void *userData);
+
+/* Structural equality (same leaves, constants and operations). */
+bool faExprEqual(const FaExpr *a, const FaExpr *b);
+
+/* Skips CAST nodes. */
+FaExpr *faExprStripCasts(const FaExpr *e);
+
+/* True if `e` is a constant equal to `value`. */
+bool faExprIsConst(const FaExpr *e, double value);
+
+/* True if `e` is a leaf that follows every iteration dim but the last (a
+ * per-row vector, e.g. the running max), in order. */
+bool faExprIsRowLeaf(const FaExpr *e, int rank);
+
+/* The splat value of a constant-like op result (arith.constant, tosa.const,
+ * linalg.fill), if it is one. */
+bool faValueGetSplat(MlirValue v, double *out);
+
+/* Element `pos` of a dense float or integer elements attribute. */
+double faDenseElementGet(MlirAttribute dense, intptr_t pos);
+
+#endif

@@ -1,0 +1,1027 @@
+/* Recognizes attention chains (see AttentionMatch.h and docs/passes.md).
+ *
+ * The match starts at a contraction (the candidate P*V) and walks up:
+ *   P      -> a softmax over the last dim of the score space: linalg.softmax,
+ *             or exp(x - max) / sum (or * 1/sum) with the max and the sum
+ *             reductions reading the same x, in generics or TOSA ops;
+ *   x      -> scale (mul/div by constants), additive bias, causal masks
+ *             (constant triangle, or select on index compares) around
+ *   scores -> a Q*K^T contraction with a zero accumulator;
+ *   Q,K,V  -> batch merges, K transposes, constant scales of Q and K and GQA
+ *             broadcasts of K and V are looked through.
+ * Every step either matches exactly or the whole chain is refused with the
+ * reason; nothing is rewritten here. */
+#include "AttentionMatch.h"
+#include "Builders.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TRY_MATCH(x)                                                           \
+  do {                                                                         \
+    const char *why_ = (x);                                                    \
+    if (why_)                                                                  \
+      return why_;                                                             \
+  } while (0)
+
+/* Scores below this are "minus infinity" for masking purposes. */
+static const double kMaskValue = -1.0e4;
+
+static MlirAttribute attrOf(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+static intptr_t rankOf(MlirValue v) {
+  return mlirShapedTypeGetRank(mlirValueGetType(v));
+}
+
+static int64_t sizeOf(MlirValue v, intptr_t d) {
+  MlirType t = mlirValueGetType(v);
+  return mlirShapedTypeIsDynamicDim(t, d) ? -1 : mlirShapedTypeGetDimSize(t, d);
+}
+
+static void addOp(MlirOperation *list, int *n, MlirOperation op) {
+  if (mlirOperationIsNull(op))
+    return;
+  for (int i = 0; i < *n; ++i)
+    if (mlirOperationEqual(list[i], op))
+      return;
+  if (*n < FA_MATCH_MAX_OPS)
+    list[(*n)++] = op;
+}
+
+static void addChain(FaAttentionMatch *m, MlirOperation op) {
+  addOp(m->chain, &m->numChain, op);
+}
+
+static void addMaybeDead(FaAttentionMatch *m, MlirOperation op) {
+  addOp(m->maybeDead, &m->numMaybeDead, op);
+}
+
+/* Ops of a matched tree: computations join the chain; constants they read
+ * may die with it. */
+static void addChainCallback(MlirOperation op, void *m) {
+  if (faOpIsA(op, "arith.constant") || faOpIsA(op, "tosa.const") ||
+      faOpIsA(op, "linalg.fill"))
+    addMaybeDead(m, op);
+  else
+    addChain(m, op);
+}
+
+static bool isIteratorType(MlirAttribute its, intptr_t i, const char *kind) {
+  char text[64];
+  snprintf(text, sizeof(text), "#linalg.iterator_type<%s>", kind);
+  return mlirAttributeEqual(
+      mlirArrayAttrGetElement(its, i),
+      mlirAttributeParseGet(mlirAttributeGetContext(its),
+                            mlirStringRefCreateFromCString(text)));
+}
+
+/* The dense elements of a constant tensor (arith.constant or tosa.const),
+ * or a null attribute. */
+static MlirAttribute denseConstant(MlirValue v) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  MlirAttribute a = mlirAttributeGetNull();
+  if (faOpIsA(def, "tosa.const"))
+    a = attrOf(def, "values");
+  else if (faOpIsA(def, "arith.constant"))
+    a = attrOf(def, "value");
+  return !mlirAttributeIsNull(a) && mlirAttributeIsADenseElements(a)
+             ? a : mlirAttributeGetNull();
+}
+
+/* --- reshapes of batch dims ------------------------------------------------ */
+
+/* Does `reassociation` group the dims as `groups` (a group id per dim)? */
+static bool reassociationIs(MlirAttribute r, const int *groups, int rank) {
+  if (!mlirAttributeIsAArray(r))
+    return false;
+  int d = 0;
+  for (intptr_t g = 0, e = mlirArrayAttrGetNumElements(r); g < e; ++g) {
+    MlirAttribute grp = mlirArrayAttrGetElement(r, g);
+    for (intptr_t i = 0, n = mlirArrayAttrGetNumElements(grp); i < n; ++i, ++d)
+      if (d >= rank || groups[d] != g ||
+          mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(grp, i)) != d)
+        return false;
+  }
+  return d == rank;
+}
+
+/* A reshape between `high` and `low` that merges/splits high dims as
+ * `groups` says (a tensor.collapse_shape / expand_shape with that
+ * reassociation, or a static tosa.reshape with those sizes). */
+static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
+                      const int *groups) {
+  int hr = (int)rankOf(high), lr = (int)rankOf(low);
+  if (groups[hr - 1] != lr - 1)
+    return false;
+  if (faOpIsA(op, "tensor.collapse_shape") || faOpIsA(op, "tensor.expand_shape"))
+    return reassociationIs(attrOf(op, "reassociation"), groups, hr);
+  if (!faOpIsA(op, "tosa.reshape"))
+    return false;
+  int64_t prod[8];
+  for (int g = 0; g < lr; ++g)
+    prod[g] = 1;
+  for (int d = 0; d < hr; ++d) {
+    if (sizeOf(high, d) < 0)
+      return false;
+    prod[groups[d]] *= sizeOf(high, d);
+  }
+  for (int g = 0; g < lr; ++g)
+    if (sizeOf(low, g) != prod[g])
+      return false;
+  return true;
+}
+
+static const int kMergeBatch4[4] = {0, 0, 1, 2}; /* [B,H,X,Y] <-> [BH,X,Y] */
+static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D] */
+
+/* If `v` is [B*H, X, Y] made from a rank-4 [B, H, X, Y], that source. */
+static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  *reshape = def;
+  if (mlirOperationIsNull(def) || rankOf(v) != 3)
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != 4 ||
+      !isRegroup(def, src, v, kMergeBatch4))
+    return (MlirValue){NULL};
+  return src;
+}
+
+/* If `v` is a rank-4 [B, H, X, Y] made from [B*H, X, Y], that source. */
+static MlirValue peelBatchSplit(MlirValue v, MlirOperation *reshape) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  *reshape = def;
+  if (mlirOperationIsNull(def) || rankOf(v) != 4)
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != 3 ||
+      !isRegroup(def, v, src, kMergeBatch4))
+    return (MlirValue){NULL};
+  return src;
+}
+
+/* --- contractions --------------------------------------------------------- */
+
+typedef struct {
+  MlirValue lhs, rhs;
+  bool lhsT, rhsT; /* lhs is [.., k, i]; rhs is [.., j, k] */
+} Contraction;
+
+static bool isContractionName(MlirOperation op) {
+  return faOpIsA(op, "linalg.matmul") || faOpIsA(op, "linalg.batch_matmul") ||
+         faOpIsA(op, "linalg.generic") || faOpIsA(op, "tosa.matmul");
+}
+
+static int dimPos(MlirAffineMap m, intptr_t i) {
+  MlirAffineExpr e = mlirAffineMapGetResult(m, i);
+  return mlirAffineExprIsADim(e) ? (int)mlirAffineDimExprGetPosition(e) : -1;
+}
+
+/* The operand map [batch.., a, b] of a contraction over (batch.., i, j, k):
+ * returns 0 if (a, b) = (x, y), 1 if (y, x), -1 otherwise. */
+static int operandOrder(MlirAffineMap m, const int *out, int rank, int x, int y) {
+  if (mlirAffineMapGetNumResults(m) != rank)
+    return -1;
+  for (int d = 0; d < rank - 2; ++d)
+    if (dimPos(m, d) != out[d])
+      return -1;
+  int a = dimPos(m, rank - 2), b = dimPos(m, rank - 1);
+  return (a == x && b == y) ? 0 : (a == y && b == x) ? 1 : -1;
+}
+
+static const char *linalgContraction(MlirOperation op, Contraction *c,
+                                     bool pv) {
+  if (mlirOperationGetNumOperands(op) != 3 || !mlirLinalgIsAContractionOp(op))
+    return pv ? "P*V is not a contraction" : "Q*K^T is not a contraction";
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  MlirAffineMap mo = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 2));
+  int loops = (int)mlirAffineMapGetNumDims(mo), rank = loops - 1;
+  int out[8], k = -1;
+  bool used[9] = {false};
+  if (rank < 2 || rank > 4 || mlirAffineMapGetNumResults(mo) != rank)
+    return "a matmul has an unsupported rank";
+  for (int d = 0; d < rank; ++d) {
+    out[d] = dimPos(mo, d);
+    if (out[d] < 0)
+      return "a matmul's result map is not a permutation";
+    used[out[d]] = true;
+  }
+  for (int d = 0; d < loops; ++d)
+    if (!used[d])
+      k = d;
+  int lo = operandOrder(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)),
+                        out, rank, out[rank - 2], k);
+  int ro = operandOrder(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 1)),
+                        out, rank, k, out[rank - 1]);
+  if (lo < 0 || ro < 0)
+    return pv ? "the contraction dims of P*V are not the ones attention needs"
+              : "the contraction dims of Q*K^T are not the ones attention needs";
+  if (faOpIsA(op, "linalg.generic")) {
+    MlirAttribute its = attrOf(op, "iterator_types");
+    for (int d = 0; d < loops; ++d)
+      if (!isIteratorType(its, d, d == k ? "reduction" : "parallel"))
+        return "a contraction generic has unexpected iterator types";
+  }
+  double init;
+  if (!faValueGetSplat(mlirOperationGetOperand(op, 2), &init) || init != 0.0)
+    return pv ? "the P*V accumulator is not zero-filled"
+              : "the Q*K^T accumulator is not zero-filled";
+  *c = (Contraction){mlirOperationGetOperand(op, 0),
+                     mlirOperationGetOperand(op, 1), lo == 1, ro == 1};
+  return NULL;
+}
+
+static const char *matchContraction(MlirOperation op, Contraction *c, bool pv) {
+  if (faOpIsA(op, "tosa.matmul")) {
+    for (intptr_t i = 2; i < mlirOperationGetNumOperands(op); ++i) {
+      double zp;
+      if (!faValueGetSplat(mlirOperationGetOperand(op, i), &zp) || zp != 0)
+        return "a tosa.matmul has a non-zero zero point";
+    }
+    *c = (Contraction){mlirOperationGetOperand(op, 0),
+                       mlirOperationGetOperand(op, 1), false, false};
+    return NULL;
+  }
+  if (!isContractionName(op))
+    return pv ? "P*V is not a matmul" : "the scores are not produced by a matmul";
+  return linalgContraction(op, c, pv);
+}
+
+/* --- softmax ---------------------------------------------------------------- */
+
+/* The body of a reduction: yield op(in, acc) with op of the given kind. */
+static bool reductionBodyIs(MlirOperation red, FaExprKind kind) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(red, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  MlirOperation op = faValueGetDefiningOp(mlirOperationGetOperand(yield, 0));
+  bool isKind = kind == FA_EXPR_MAX
+                    ? faOpIsA(op, "arith.maximumf") || faOpIsA(op, "arith.maxnumf")
+                    : faOpIsA(op, "arith.addf");
+  if (!isKind || mlirBlockGetNumArguments(body) != 2)
+    return false;
+  MlirValue a = mlirOperationGetOperand(op, 0), b = mlirOperationGetOperand(op, 1);
+  MlirValue x = mlirBlockGetArgument(body, 0), acc = mlirBlockGetArgument(body, 1);
+  return (mlirValueEqual(a, x) && mlirValueEqual(b, acc)) ||
+         (mlirValueEqual(a, acc) && mlirValueEqual(b, x));
+}
+
+static bool initIsNeutral(MlirValue init, FaExprKind kind) {
+  double c;
+  if (!faValueGetSplat(init, &c))
+    return false;
+  return kind == FA_EXPR_MAX ? c <= -65504.0 : c == 0.0;
+}
+
+/* A linalg.generic reducing its one input over the last loop into a tensor
+ * indexed by the other loops in order (keep-dim maps allowed). */
+static bool isRowReductionGeneric(MlirOperation g, int rank) {
+  if (mlirOperationGetNumOperands(g) != 2 || mlirOperationGetNumResults(g) != 1)
+    return false;
+  MlirAttribute its = attrOf(g, "iterator_types");
+  if (mlirArrayAttrGetNumElements(its) != rank)
+    return false;
+  for (int d = 0; d < rank; ++d)
+    if (!isIteratorType(its, d, d == rank - 1 ? "reduction" : "parallel"))
+      return false;
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(g);
+  MlirAffineMap in = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  MlirAffineMap out = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 1));
+  if (!mlirAffineMapIsIdentity(in))
+    return false;
+  intptr_t nr = mlirAffineMapGetNumResults(out);
+  for (intptr_t i = 0; i < nr; ++i) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, i);
+    bool ok = i < rank - 1 ? dimPos(out, i) == i
+                           : mlirAffineExprIsAConstant(e) &&
+                                 mlirAffineConstantExprGetValue(e) == 0;
+    if (!ok)
+      return false;
+  }
+  return nr == rank - 1 || nr == rank;
+}
+
+/* `row` is a per-row leaf; its tensor must be a max or sum reduction over the
+ * last dim of the score space. Returns the tree of the reduced values. */
+static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
+                            FaExprKind kind, const char **why) {
+  MlirOperation red = faValueGetDefiningOp(row->tensor);
+  int rank = m->scoreRank;
+  bool ok = false;
+  if (faOpIsA(red, kind == FA_EXPR_MAX ? "tosa.reduce_max" : "tosa.reduce_sum")) {
+    MlirAttribute axis = attrOf(red, "axis");
+    ok = rankOf(mlirOperationGetOperand(red, 0)) == rank &&
+         mlirIntegerAttrGetValueInt(axis) == rank - 1;
+  } else if (faOpIsA(red, "linalg.generic")) {
+    ok = isRowReductionGeneric(red, rank) && reductionBodyIs(red, kind) &&
+         initIsNeutral(mlirOperationGetOperand(red, 1), kind);
+  } else if (faOpIsA(red, "linalg.reduce")) {
+    MlirAttribute dims = attrOf(red, "dimensions");
+    ok = mlirOperationGetNumOperands(red) == 2 &&
+         rankOf(mlirOperationGetOperand(red, 0)) == rank &&
+         mlirDenseArrayGetNumElements(dims) == 1 &&
+         mlirDenseI64ArrayGetElement(dims, 0) == rank - 1 &&
+         reductionBodyIs(red, kind) &&
+         initIsNeutral(mlirOperationGetOperand(red, 1), kind);
+  }
+  if (!ok) {
+    *why = kind == FA_EXPR_MAX
+               ? "the softmax max is not a max-reduction over the key axis "
+                 "starting at -inf"
+               : "the softmax denominator is not a sum-reduction over the key "
+                 "axis starting at 0";
+    return NULL;
+  }
+  addChain(m, red);
+  FaExpr *in = faExprBuild(&m->exprs, mlirOperationGetOperand(red, 0), NULL);
+  if (!in)
+    *why = m->exprs.error;
+  return in;
+}
+
+/* 1/x as RECIP(x) or DIV(1, x). */
+static FaExpr *reciprocalOf(FaExpr *e) {
+  e = faExprStripCasts(e);
+  if (e && e->kind == FA_EXPR_RECIP)
+    return e->ops[0];
+  if (e && e->kind == FA_EXPR_DIV && faExprIsConst(faExprStripCasts(e->ops[0]), 1.0))
+    return e->ops[1];
+  return NULL;
+}
+
+static const char *matchLinalgSoftmax(FaAttentionMatch *m, FaExpr *e,
+                                      FaExpr **x) {
+  MlirOperation sm = faValueGetDefiningOp(e->tensor);
+  MlirAttribute dim = attrOf(sm, "dimension");
+  for (int d = 0; d < e->rank; ++d)
+    if (e->dims[d] != d)
+      return "the softmax result is read with a broadcast or permutation";
+  if (mlirAttributeIsNull(dim) || mlirIntegerAttrGetValueInt(dim) != m->scoreRank - 1)
+    return "the softmax is not over the last (key) dimension";
+  addChain(m, sm);
+  *x = faExprBuild(&m->exprs, mlirOperationGetOperand(sm, 0), NULL);
+  return *x ? NULL : m->exprs.error;
+}
+
+/* P = exp(x - max(x)) / sum(exp(x - max(x))), decomposed. */
+static const char *matchDecomposedSoftmax(FaAttentionMatch *m, FaExpr *e,
+                                          FaExpr **x, bool *isCandidate) {
+  FaExpr *num = NULL, *den = NULL;
+  if (e->kind == FA_EXPR_DIV) {
+    num = e->ops[0];
+    den = e->ops[1];
+  } else if (e->kind == FA_EXPR_MUL) {
+    for (int i = 0; i < 2 && !num; ++i)
+      if ((den = reciprocalOf(e->ops[i])))
+        num = e->ops[1 - i];
+  }
+  num = faExprStripCasts(num);
+  den = faExprStripCasts(den);
+  FaExpr *sub = num && num->kind == FA_EXPR_EXP ? faExprStripCasts(num->ops[0]) : NULL;
+  if (!sub || sub->kind != FA_EXPR_SUB)
+    return "the left operand of the contraction is not a softmax";
+  *isCandidate = true;
+  FaExpr *mx = faExprStripCasts(sub->ops[1]);
+  if (!faExprIsRowLeaf(mx, m->scoreRank) || !faExprIsRowLeaf(den, m->scoreRank))
+    return "the softmax max or sum is not taken over the last (key) axis";
+  const char *why = NULL;
+  FaExpr *maxIn = reducedInput(m, mx, FA_EXPR_MAX, &why);
+  FaExpr *sumIn = maxIn ? reducedInput(m, den, FA_EXPR_ADD, &why) : NULL;
+  if (!sumIn)
+    return why;
+  if (!faExprEqual(faExprStripCasts(sumIn), num))
+    return "the softmax sum does not add the same exponentials it divides";
+  *x = sub->ops[0];
+  if (!faExprEqual(faExprStripCasts(maxIn), faExprStripCasts(*x)))
+    return "the softmax max is not taken over the scores it subtracts from";
+  faExprForEachOp(e, NULL, addChainCallback, m);
+  faExprForEachOp(maxIn, NULL, addChainCallback, m);
+  faExprForEachOp(sumIn, NULL, addChainCallback, m);
+  return NULL;
+}
+
+static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
+                                bool *isCandidate) {
+  FaExpr *e = faExprStripCasts(faExprBuild(&m->exprs, p, NULL));
+  if (!e)
+    return m->exprs.error;
+  if (e->kind == FA_EXPR_LEAF && faOpIsA(faValueGetDefiningOp(e->tensor), "linalg.softmax")) {
+    *isCandidate = true;
+    faExprForEachOp(faExprBuild(&m->exprs, p, NULL), NULL, addChainCallback, m);
+    return matchLinalgSoftmax(m, e, x);
+  }
+  return matchDecomposedSoftmax(m, e, x, isCandidate);
+}
+
+/* --- scores: scale, bias, masks --------------------------------------------- */
+
+/* A leaf holding the raw scores: the result of a contraction, possibly
+ * split from [B*H, M, N] to [B, H, M, N]. */
+static bool isScoresLeaf(const FaExpr *e) {
+  if (!e || e->kind != FA_EXPR_LEAF)
+    return false;
+  MlirOperation reshape;
+  MlirValue v = peelBatchSplit(e->tensor, &reshape);
+  return isContractionName(faValueGetDefiningOp(v.ptr ? v : e->tensor));
+}
+
+static bool containsScores(const FaExpr *e) {
+  if (!e)
+    return false;
+  if (isScoresLeaf(e))
+    return true;
+  for (int i = 0; i < 3; ++i)
+    if (containsScores(e->ops[i]))
+      return true;
+  return false;
+}
+
+/* i = dim rank-2 (query), j = dim rank-1 (key): e = ci*i + cj*j + c. */
+typedef struct {
+  double ci, cj, c;
+} Linear;
+
+static bool iotaLeafDim(const FaExpr *e, int *dim);
+
+static bool linearOf(const FaExpr *e, int rank, Linear *out) {
+  Linear a, b;
+  int dim;
+  e = faExprStripCasts(e);
+  if (!e)
+    return false;
+  switch (e->kind) {
+  case FA_EXPR_CONST:
+    *out = (Linear){0, 0, e->value};
+    return true;
+  case FA_EXPR_INDEX:
+  case FA_EXPR_LEAF:
+    if (e->kind == FA_EXPR_INDEX)
+      dim = e->dim;
+    else if (!iotaLeafDim(e, &dim))
+      return false;
+    if (dim != rank - 2 && dim != rank - 1)
+      return false;
+    *out = (Linear){dim == rank - 2, dim == rank - 1, 0};
+    return true;
+  case FA_EXPR_ADD:
+  case FA_EXPR_SUB: {
+    if (!linearOf(e->ops[0], rank, &a) || !linearOf(e->ops[1], rank, &b))
+      return false;
+    double s = e->kind == FA_EXPR_ADD ? 1 : -1;
+    *out = (Linear){a.ci + s * b.ci, a.cj + s * b.cj, a.c + s * b.c};
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* A constant tensor leaf whose values count 0, 1, ... along its one
+ * non-unit dim (an iota, as TOSA graphs build column/row indices). */
+static bool iotaLeafDim(const FaExpr *e, int *dim) {
+  MlirAttribute dense = denseConstant(e->tensor);
+  if (mlirAttributeIsNull(dense))
+    return false;
+  int varying = -1;
+  for (int k = 0; k < e->rank; ++k)
+    if (sizeOf(e->tensor, k) != 1) {
+      if (varying >= 0 || e->dims[k] < 0)
+        return false;
+      varying = k;
+    }
+  if (varying < 0)
+    return false;
+  for (int64_t t = 0; t < sizeOf(e->tensor, varying); ++t)
+    if (faDenseElementGet(dense, t) != (double)t)
+      return false;
+  *dim = e->dims[varying];
+  return true;
+}
+
+static const char *setCausal(FaAttentionMatch *m, int64_t offset);
+
+/* `cond` selects masked scores (when `maskedWhenTrue`, else unmasked ones).
+ * Recognizes key j visible iff j <= i + offset. */
+static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
+                                     bool maskedWhenTrue) {
+  cond = faExprStripCasts(cond);
+  Linear l, r;
+  if (!cond || cond->kind != FA_EXPR_CMP ||
+      !linearOf(cond->ops[0], m->scoreRank, &l) ||
+      !linearOf(cond->ops[1], m->scoreRank, &r))
+    return "a select on the scores is not a causal mask on query/key indices";
+  Linear d = {l.ci - r.ci, l.cj - r.cj, l.c - r.c}; /* masked iff d pred 0 */
+  FaCmp pred = cond->pred;
+  static const FaCmp negate[6] = {FA_CMP_NE, FA_CMP_EQ, FA_CMP_GE,
+                                  FA_CMP_GT, FA_CMP_LE, FA_CMP_LT};
+  static const FaCmp flip[6] = {FA_CMP_EQ, FA_CMP_NE, FA_CMP_GT,
+                                FA_CMP_GE, FA_CMP_LT, FA_CMP_LE};
+  if (!maskedWhenTrue)
+    pred = negate[pred];
+  if (d.cj < 0) {
+    d = (Linear){-d.ci, -d.cj, -d.c};
+    pred = flip[pred];
+  }
+  if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))
+    return "a mask on the scores is not causal (keys after query + offset)";
+  /* masked iff j - i + c > 0 (or >= 0) */
+  return setCausal(m, (int64_t)(pred == FA_CMP_GT ? -d.c : -d.c - 1));
+}
+
+/* How a constant mask tensor marks masked scores. */
+typedef enum { MASK_ADDITIVE, MASK_TRUE_MASKED, MASK_TRUE_VISIBLE } MaskKind;
+
+static bool maskValueOk(double v, bool visible, MaskKind kind) {
+  switch (kind) {
+  case MASK_ADDITIVE: return visible ? v == 0.0 : v <= kMaskValue;
+  case MASK_TRUE_MASKED: return (v != 0) == !visible;
+  default: return (v != 0) == visible;
+  }
+}
+
+/* A constant leaf masking exactly the keys j > i + offset. */
+static bool constantCausalOffset(const FaAttentionMatch *m, const FaExpr *e,
+                                 MaskKind kind, int64_t *offset) {
+  MlirAttribute dense = denseConstant(e->tensor);
+  int rank = m->scoreRank;
+  if (mlirAttributeIsNull(dense) || mlirDenseElementsAttrIsSplat(dense))
+    return false;
+  int64_t strideI = 0, strideJ = 0, rows = 0, cols = 0, stride = 1;
+  for (int k = e->rank - 1; k >= 0; --k) {
+    int64_t size = sizeOf(e->tensor, k);
+    if (e->dims[k] == rank - 2) { strideI = stride; rows = size; }
+    else if (e->dims[k] == rank - 1) { strideJ = stride; cols = size; }
+    else if (size != 1) return false;
+    stride *= size;
+  }
+  if (rows <= 0 || cols <= 0)
+    return false;
+  /* The offset from the first row that is neither fully open nor closed. */
+  int64_t off = INT64_MIN;
+  for (int64_t i = 0; i < rows && off == INT64_MIN; ++i) {
+    int64_t open = 0;
+    while (open < cols &&
+           maskValueOk(faDenseElementGet(dense, i * strideI + open * strideJ),
+                       true, kind))
+      ++open;
+    if (open > 0 && open < cols)
+      off = open - 1 - i;
+  }
+  if (off == INT64_MIN)
+    return false;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      if (!maskValueOk(faDenseElementGet(dense, i * strideI + j * strideJ),
+                       j <= i + off, kind))
+        return false;
+  *offset = off;
+  return true;
+}
+
+static const char *setCausal(FaAttentionMatch *m, int64_t offset) {
+  if (m->causal && m->causalOffset != offset)
+    return "two different causal masks";
+  m->causal = true;
+  m->causalOffset = offset;
+  return NULL;
+}
+
+static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
+  int64_t offset;
+  if (b->kind == FA_EXPR_CONST)
+    return "a constant is added to the scores";
+  if (!b->tensor.ptr)
+    return "the bias is computed inside the scores' own operation";
+  if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset))
+    return setCausal(m, offset);
+  if (m->bias)
+    return "more than one bias is added to the scores";
+  m->bias = b;
+  return NULL;
+}
+
+static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next) {
+  FaExpr *a = faExprStripCasts(sel->ops[1]), *b = faExprStripCasts(sel->ops[2]);
+  bool aMask = a && a->kind == FA_EXPR_CONST && a->value <= kMaskValue;
+  bool bMask = b && b->kind == FA_EXPR_CONST && b->value <= kMaskValue;
+  if (aMask == bMask)
+    return "a select on the scores does not pick between the scores and -inf";
+  *next = aMask ? sel->ops[2] : sel->ops[1];
+  FaExpr *cond = faExprStripCasts(sel->ops[0]);
+  int64_t offset;
+  if (cond && cond->kind == FA_EXPR_LEAF) {
+    if (!constantCausalOffset(m, cond, aMask ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
+                              &offset))
+      return "a select on the scores uses a mask that is not causal";
+    return setCausal(m, offset);
+  }
+  return causalFromCompare(m, cond, aMask);
+}
+
+/* Walks from the softmax input down to the Q*K^T result. */
+static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
+  bool scaled = false;
+  for (;;) {
+    x = faExprStripCasts(x);
+    if (!x)
+      return m->exprs.error ? m->exprs.error : "the scores could not be read";
+    switch (x->kind) {
+    case FA_EXPR_LEAF:
+      if (!isScoresLeaf(x))
+        return "the softmax input does not come from a Q*K^T matmul";
+      for (int d = 0; d < x->rank; ++d)
+        if (x->dims[d] != d)
+          return "the scores are read with a broadcast or permutation";
+      *qk = x;
+      return NULL;
+    case FA_EXPR_MUL:
+    case FA_EXPR_DIV: {
+      FaExpr *c1 = faExprStripCasts(x->ops[1]), *c0 = faExprStripCasts(x->ops[0]);
+      int ci = c1 && c1->kind == FA_EXPR_CONST ? 1
+               : x->kind == FA_EXPR_MUL && c0 && c0->kind == FA_EXPR_CONST ? 0 : -1;
+      if (ci < 0)
+        return "the scores are scaled by something that is not a splat constant";
+      double c = faExprStripCasts(x->ops[ci])->value;
+      if (c == 0.0 || !isfinite(c))
+        return "the scores are scaled by zero or a non-finite constant";
+      if (c < 0 && m->causal)
+        return "a negative scale is applied to masked scores";
+      m->scale = x->kind == FA_EXPR_MUL ? m->scale * c : m->scale / c;
+      scaled = true;
+      x = x->ops[1 - ci];
+      break;
+    }
+    case FA_EXPR_ADD: {
+      int si = containsScores(x->ops[0]) ? 0 : 1;
+      if (containsScores(x->ops[1 - si]))
+        return "the scores are added to themselves";
+      if (scaled)
+        return "the bias is added before the scale (the bias would be scaled)";
+      TRY_MATCH(addBias(m, faExprStripCasts(x->ops[1 - si])));
+      x = x->ops[si];
+      break;
+    }
+    case FA_EXPR_SELECT:
+      if (scaled && m->scale < 0)
+        return "a negative scale is applied to masked scores";
+      TRY_MATCH(addSelectMask(m, x, &x));
+      break;
+    default:
+      return "the scores pass through an operation the pattern does not "
+             "understand";
+    }
+  }
+}
+
+/* --- Q, K, V ----------------------------------------------------------------- */
+
+typedef enum { ROLE_Q, ROLE_K, ROLE_V } Role;
+
+static bool swapsLastTwo(MlirAttribute perm, intptr_t rank) {
+  if (!mlirAttributeIsADenseI64Array(perm) && !mlirAttributeIsADenseI32Array(perm))
+    return false;
+  if (mlirDenseArrayGetNumElements(perm) != rank)
+    return false;
+  for (intptr_t i = 0; i < rank; ++i) {
+    int64_t want = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
+    int64_t got = mlirAttributeIsADenseI64Array(perm)
+                      ? mlirDenseI64ArrayGetElement(perm, i)
+                      : mlirDenseI32ArrayGetElement(perm, i);
+    if (got != want)
+      return false;
+  }
+  return true;
+}
+
+/* The input of a transpose of the last two dims (linalg.transpose,
+ * tosa.transpose, or a generic copying through a transposed map). */
+static MlirValue peelTranspose(MlirOperation def, MlirValue v) {
+  intptr_t rank = rankOf(v);
+  if ((faOpIsA(def, "linalg.transpose") &&
+       swapsLastTwo(attrOf(def, "permutation"), rank)) ||
+      (faOpIsA(def, "tosa.transpose") && swapsLastTwo(attrOf(def, "perms"), rank)))
+    return mlirOperationGetOperand(def, 0);
+  if (!faOpIsA(def, "linalg.generic") || mlirOperationGetNumOperands(def) != 2)
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
+  MlirAffineMap in = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  MlirAffineMap out = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 1));
+  if (!mlirValueEqual(mlirOperationGetOperand(yield, 0), mlirBlockGetArgument(body, 0)) ||
+      !mlirAffineMapIsIdentity(out) || mlirAffineMapGetNumResults(in) != rank)
+    return (MlirValue){NULL};
+  for (intptr_t i = 0; i < rank; ++i) {
+    intptr_t want = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
+    if (dimPos(in, i) != want)
+      return (MlirValue){NULL};
+  }
+  return mlirOperationGetOperand(def, 0);
+}
+
+/* x * c, c * x or x / c elementwise: returns x and multiplies *scale. */
+static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
+  int base = m->exprs.numNodes;
+  FaExpr *e = faExprStripCasts(faExprBuild(&m->exprs, v, NULL));
+  MlirValue none = {NULL};
+  if (!e || (e->kind != FA_EXPR_MUL && e->kind != FA_EXPR_DIV)) {
+    m->exprs.numNodes = base;
+    m->exprs.error = NULL;
+    return none;
+  }
+  FaExpr *a = faExprStripCasts(e->ops[0]), *b = faExprStripCasts(e->ops[1]);
+  FaExpr *leaf = NULL;
+  double c = 0;
+  if (b && b->kind == FA_EXPR_CONST && a && a->kind == FA_EXPR_LEAF) {
+    leaf = a;
+    c = e->kind == FA_EXPR_MUL ? b->value : 1.0 / b->value;
+  } else if (e->kind == FA_EXPR_MUL && a && a->kind == FA_EXPR_CONST && b &&
+             b->kind == FA_EXPR_LEAF) {
+    leaf = b;
+    c = a->value;
+  }
+  bool identity = leaf && leaf->rank == rankOf(v);
+  for (int d = 0; identity && d < leaf->rank; ++d)
+    identity = leaf->dims[d] == d;
+  m->exprs.numNodes = base;
+  if (!identity || !isfinite(c) || c == 0.0)
+    return none;
+  *scale *= c;
+  return leaf->tensor;
+}
+
+/* A GQA broadcast: [B, Hkv*G, N, D] made from [B, Hkv, N, D]. */
+static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
+                                    int64_t *groups) {
+  MlirValue none = {NULL};
+  if (mlirOperationIsNull(def) || rankOf(v) != 4)
+    return none;
+  MlirValue y = mlirOperationGetOperand(def, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(y)) || rankOf(y) != 5 ||
+      !isRegroup(def, y, v, kMergeHeads5) || sizeOf(y, 2) < 1)
+    return none;
+  MlirOperation b = faValueGetDefiningOp(y);
+  MlirValue src = none;
+  if (faOpIsA(b, "linalg.broadcast")) {
+    MlirAttribute dims = attrOf(b, "dimensions");
+    if (mlirDenseArrayGetNumElements(dims) == 1 &&
+        mlirDenseI64ArrayGetElement(dims, 0) == 2)
+      src = mlirOperationGetOperand(b, 0);
+  } else if (faOpIsA(b, "tosa.tile")) {
+    /* [B, Hkv, 1, N, D] tiled G times along dim 2, from a reshape. */
+    MlirValue t = mlirOperationGetOperand(b, 0);
+    MlirOperation r = faValueGetDefiningOp(t);
+    static const int kInsertUnit[5] = {0, 1, 1, 2, 3};
+    if (sizeOf(t, 2) == 1 && !mlirOperationIsNull(r) &&
+        rankOf(mlirOperationGetOperand(r, 0)) == 4 &&
+        isRegroup(r, t, mlirOperationGetOperand(r, 0), kInsertUnit))
+      src = mlirOperationGetOperand(r, 0);
+  } else if (faOpIsA(b, "linalg.generic") && mlirOperationGetNumOperands(b) == 2) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(b, 0));
+    MlirAffineMap in = mlirAffineMapAttrGetValue(
+        mlirArrayAttrGetElement(mlirLinalgGetIndexingMapsAttribute(b), 0));
+    static const int kFrom[4] = {0, 1, 3, 4};
+    bool ok = mlirValueEqual(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0),
+                             mlirBlockGetArgument(body, 0)) &&
+              mlirAffineMapGetNumResults(in) == 4;
+    for (int i = 0; ok && i < 4; ++i)
+      ok = dimPos(in, i) == kFrom[i];
+    if (ok)
+      src = mlirOperationGetOperand(b, 0);
+  }
+  if (!src.ptr)
+    return none;
+  *groups *= sizeOf(y, 2);
+  return src;
+}
+
+/* Looks through the layout ops of an attention input. */
+static FaAttentionInput peelInput(FaAttentionMatch *m, MlirValue v, Role role,
+                                  bool *transposed) {
+  FaAttentionInput in = {v, 1};
+  for (int steps = 0; steps < 16; ++steps) {
+    MlirOperation def = faValueGetDefiningOp(in.value), reshape;
+    MlirValue next = peelBatchMerge(in.value, &reshape);
+    if (!next.ptr && role == ROLE_K && (next = peelTranspose(def, in.value)).ptr)
+      *transposed = !*transposed;
+    if (!next.ptr && role != ROLE_V)
+      next = peelScale(m, in.value, &m->scale);
+    if (!next.ptr && role != ROLE_Q)
+      next = peelGroupBroadcast(def, in.value, &in.groups);
+    if (!next.ptr)
+      break;
+    addMaybeDead(m, def);
+    in.value = next;
+  }
+  return in;
+}
+
+static bool isAttentionFloat(MlirType t) {
+  return mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
+}
+
+static const char *matchInputs(FaAttentionMatch *m, const Contraction *qk,
+                               const Contraction *pv) {
+  if (qk->lhsT)
+    return "Q is transposed in Q*K^T";
+  if (pv->rhsT)
+    return "V is transposed in P*V";
+  m->kTransposed = !qk->rhsT;
+  m->q = peelInput(m, qk->lhs, ROLE_Q, NULL);
+  m->k = peelInput(m, qk->rhs, ROLE_K, &m->kTransposed);
+  m->v = peelInput(m, pv->rhs, ROLE_V, NULL);
+  if (m->k.groups != m->v.groups)
+    return "K and V are broadcast over different head groups";
+  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(m->q.value));
+  if (!isAttentionFloat(et))
+    return "the element type of Q is not f32, f16 or bf16";
+  if (!mlirTypeEqual(et, mlirShapedTypeGetElementType(mlirValueGetType(m->k.value))) ||
+      !mlirTypeEqual(et, mlirShapedTypeGetElementType(mlirValueGetType(m->v.value))))
+    return "Q, K and V have different element types";
+  if (!isAttentionFloat(mlirShapedTypeGetElementType(
+          mlirValueGetType(mlirOperationGetResult(m->pv, 0)))))
+    return "the result element type is not f32, f16 or bf16";
+  return NULL;
+}
+
+/* --- uses ------------------------------------------------------------------- */
+
+static bool inChain(const FaAttentionMatch *m, MlirOperation op) {
+  for (int i = 0; i < m->numChain; ++i)
+    if (mlirOperationEqual(m->chain[i], op))
+      return true;
+  return false;
+}
+
+/* Every result of every chain op is used only inside the chain. */
+static const char *checkUses(const FaAttentionMatch *m) {
+  if (m->numChain == FA_MATCH_MAX_OPS)
+    return "the chain is too large to analyze";
+  for (int i = 0; i < m->numChain; ++i) {
+    MlirOperation op = m->chain[i];
+    if (mlirOperationEqual(op, m->pv))
+      continue;
+    for (intptr_t r = 0, e = mlirOperationGetNumResults(op); r < e; ++r)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+        if (!inChain(m, mlirOpOperandGetOwner(u)))
+          return "the scores or probabilities have another user";
+  }
+  return NULL;
+}
+
+/* --- layout ------------------------------------------------------------------ */
+
+static bool sizesMatch(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
+
+/* Can a leading dim of size `n` be [b, h]? */
+static bool splits(int64_t n, int64_t b, int64_t h) {
+  if (b == 1)
+    return sizesMatch(n, h);
+  return b > 0 && h > 0 && n == b * h;
+}
+
+static bool fitsHeads(MlirValue v, int64_t b, int64_t h) {
+  switch (rankOf(v)) {
+  case 4: return sizesMatch(sizeOf(v, 0), b) && sizesMatch(sizeOf(v, 1), h);
+  case 3: return splits(sizeOf(v, 0), b, h);
+  default: return b == 1 && h == 1;
+  }
+}
+
+/* Picks [B, Hq] and Hkv, and the op the fused result replaces. */
+static const char *planLayout(FaAttentionMatch *m) {
+  MlirValue out = mlirOperationGetResult(m->pv, 0), reshape4;
+  MlirOpOperand use = mlirValueGetFirstUse(out);
+  if (!mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use))) {
+    MlirOperation user = mlirOpOperandGetOwner(use), def;
+    if (mlirOperationGetNumResults(user) == 1 &&
+        peelBatchSplit(mlirOperationGetResult(user, 0), &def).ptr)
+      m->root = user;
+  }
+  reshape4 = mlirOperationGetResult(m->root, 0);
+  MlirValue hints[3] = {m->q.value, reshape4, m->scores};
+  m->b = 1;
+  m->h = rankOf(out) == 3 ? sizeOf(out, 0) : 1;
+  for (int i = 0; i < 3; ++i)
+    if (rankOf(hints[i]) == 4) {
+      m->b = sizeOf(hints[i], 0);
+      m->h = sizeOf(hints[i], 1);
+      break;
+    }
+  for (int i = 0; i < 3; ++i)
+    if (!fitsHeads(hints[i], m->b, m->h))
+      return "the batch and head dims of Q, the scores and the result disagree";
+  m->hkv = m->h;
+  if (m->k.groups > 1) {
+    if (m->h < 0 || m->h % m->k.groups)
+      return "the GQA group size does not divide the query heads";
+    m->hkv = m->h / m->k.groups;
+  }
+  if (!fitsHeads(m->k.value, m->b, m->hkv) || !fitsHeads(m->v.value, m->b, m->hkv))
+    return "the batch and head dims of K or V do not match Q's";
+  return NULL;
+}
+
+const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
+                                int64_t *shape, bool *direct) {
+  const FaExpr *e = m->bias;
+  int rank = m->scoreRank;
+  *direct = e->rank == 4 && rank == 4;
+  for (int k = 0; *direct && k < 4; ++k)
+    *direct = e->dims[k] == k || (e->dims[k] == -1 && sizeOf(e->tensor, k) == 1);
+  if (*direct)
+    return NULL;
+  /* Score dim -> first and last 4-D dim it stands for. */
+  static const int kLo[3][4] = {{2, 3}, {0, 2, 3}, {0, 1, 2, 3}};
+  static const int kHi[3][4] = {{2, 3}, {1, 2, 3}, {0, 1, 2, 3}};
+  int lo[FA_EXPR_MAX_RANK], hi[FA_EXPR_MAX_RANK];
+  if (e->rank == 0 || rank < 2 || rank > 4)
+    return "the bias has an unsupported rank";
+  for (int k = 0, prev = -1; k < e->rank; ++k) {
+    /* A broadcast unit dim of an equal-rank (TOSA) bias stays in place. */
+    int d = e->dims[k] >= 0 ? e->dims[k]
+            : (e->rank == rank && sizeOf(e->tensor, k) == 1) ? k : -1;
+    if (d <= prev)
+      return "the bias is broadcast or permuted in a way the op cannot express";
+    prev = d;
+    lo[k] = kLo[rank - 2][d];
+    hi[k] = kHi[rank - 2][d];
+  }
+  for (int d = 0, k = 0; d < 4; ++d) {
+    while (k < e->rank - 1 && d > hi[k])
+      ++k;
+    group[d] = k;
+    bool covered = d >= lo[k] && d <= hi[k];
+    int64_t size = sizeOf(e->tensor, k);
+    if (!covered)
+      shape[d] = 1;
+    else if (lo[k] == hi[k])
+      shape[d] = size;
+    else if (size == 1)
+      shape[d] = 1;
+    else if (m->b > 0 && m->h > 0 && size == m->b * m->h)
+      shape[d] = d == lo[k] ? m->b : m->h;
+    else
+      return "the bias has a merged batch*heads dim that cannot be split";
+  }
+  return NULL;
+}
+
+/* --- entry ------------------------------------------------------------------- */
+
+const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
+                             bool *isCandidate) {
+  *isCandidate = false;
+  memset(m, 0, offsetof(FaAttentionMatch, exprs));
+  m->scale = 1.0;
+  m->pv = m->root = op;
+  Contraction pv, qk;
+  if (!isContractionName(op) || matchContraction(op, &pv, true))
+    return "not a P*V contraction";
+  MlirOperation reshape;
+  MlirValue p = pv.lhs, p4 = peelBatchMerge(pv.lhs, &reshape);
+  if (p4.ptr) {
+    addChain(m, reshape);
+    p = p4;
+  }
+  m->scoreRank = (int)rankOf(p);
+  m->scores = p;
+  faExprBuilderInit(&m->exprs, m->scoreRank);
+  FaExpr *x, *scores;
+  TRY_MATCH(matchSoftmax(m, p, &x, isCandidate));
+  if (pv.lhsT)
+    return "P is transposed in P*V";
+  TRY_MATCH(matchScores(m, x, &scores));
+  faExprForEachOp(x, m->bias, addChainCallback, m);
+  MlirValue s = scores->tensor, s3 = peelBatchSplit(s, &reshape);
+  if (s3.ptr) {
+    addChain(m, reshape);
+    s = s3;
+  }
+  MlirOperation qkOp = faValueGetDefiningOp(s);
+  TRY_MATCH(matchContraction(qkOp, &qk, false));
+  addChain(m, qkOp);
+  addChain(m, op);
+  TRY_MATCH(matchInputs(m, &qk, &pv));
+  addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(qkOp, 2)));
+  addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
+  TRY_MATCH(checkUses(m));
+  TRY_MATCH(planLayout(m));
+  if (m->bias) {
+    int group[4];
+    int64_t shape[4];
+    bool direct;
+    TRY_MATCH(faAttentionBiasPlan(m, group, shape, &direct));
+  }
+  return NULL;
+}

@@ -1,0 +1,50 @@
+/* Internal: recognizes one attention chain (gemm-softmax-gemm in linalg or
+ * TOSA) ending in a P*V contraction, without changing the IR. */
+#ifndef FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
+#define FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
+
+#include "AttentionExpr.h"
+
+#define FA_MATCH_MAX_OPS 96
+
+/* Q, K or V as found under its layout ops. */
+typedef struct FaAttentionInput {
+  MlirValue value;    /* rank 2, 3 or 4: [.., rows, cols] */
+  int64_t groups;     /* K, V: GQA broadcast folded away (1 = none) */
+} FaAttentionInput;
+
+typedef struct FaAttentionMatch {
+  MlirOperation pv;         /* the P*V contraction */
+  MlirOperation root;       /* the op whose result the fused op replaces */
+  FaAttentionInput q, k, v;
+  bool kTransposed;         /* k.value is [.., D, N] */
+  double scale;
+  FaExpr *bias;             /* a leaf in the score space, or NULL */
+  bool causal;
+  int64_t causalOffset;
+  int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
+  int scoreRank;            /* rank of the score space */
+  MlirValue scores;         /* a tensor of the score space (for its shape) */
+  /* Every op of the chain from the scores to P*V: all of their users must be
+   * in the chain, and they die with it. */
+  MlirOperation chain[FA_MATCH_MAX_OPS];
+  int numChain;
+  /* Layout ops around Q, K, V and the accumulators; erased if they die. */
+  MlirOperation maybeDead[FA_MATCH_MAX_OPS];
+  int numMaybeDead;
+  FaExprBuilder exprs; /* owns `bias` */
+} FaAttentionMatch;
+
+/* If `op` is the P*V contraction of an attention chain, fills `m` and returns
+ * NULL; otherwise returns why not. `*isCandidate` says whether `op`'s left
+ * operand is a softmax at all (refusals of other contractions are not worth
+ * explaining). */
+const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
+                             bool *isCandidate);
+
+/* How the bias leaf of `m` becomes a rank-4 operand: as it is (`direct`), or
+ * expanded to `shape` with `group[d]` the bias dim of each new dim. */
+const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
+                                int64_t *shape, bool *direct);
+
+#endif
