@@ -13,7 +13,7 @@
 // CHECK: %[[R:.*]] = tensor.collapse_shape %[[O]] {{\[\[}}0, 1], [2], [3]]
 // CHECK-NOT: linalg.
 // CHECK: return %[[R]]
-// EXPLAIN: linalg-named.mlir:[[@LINE+15]]:8: remark: fa-fuse-attention: fused into fa.gridwise_attention
+// EXPLAIN: linalg-named.mlir:[[@LINE+17]]:8: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @bmm_mul_scale(%q: tensor<4x16x8xf16>, %k: tensor<4x32x8xf16>, %v: tensor<4x32x8xf16>) -> tensor<4x16x8xf16> {
   %zero = arith.constant 0.0 : f16
   %c = arith.constant 0.25 : f16
