@@ -133,7 +133,8 @@ static const KindEntry kKinds[] = {
     {"tosa.exp", FA_EXPR_EXP, 1},        {"tosa.reciprocal", FA_EXPR_RECIP, 1},
     {"tosa.cast", FA_EXPR_CAST, 1},      {"tosa.select", FA_EXPR_SELECT, 3},
     {"tosa.greater", FA_EXPR_CMP, 2},    {"tosa.greater_equal", FA_EXPR_CMP, 2},
-    {"tosa.equal", FA_EXPR_CMP, 2},
+    {"tosa.equal", FA_EXPR_CMP, 2},      {"arith.andi", FA_EXPR_AND, 2},
+    {"tosa.logical_and", FA_EXPR_AND, 2},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {
@@ -336,6 +337,95 @@ static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
   return makeOp(b, k, def, def, ch);
 }
 
+/* A reshape that only inserts or drops unit dims (every non-unit dim keeps
+ * its size and order). */
+static bool isUnitReshape(MlirOperation def, MlirValue v) {
+  if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
+      !faOpIsA(def, "tosa.reshape"))
+    return false;
+  MlirType st = mlirValueGetType(mlirOperationGetOperand(def, 0));
+  MlirType rt = mlirValueGetType(v);
+  if (!mlirShapedTypeHasStaticShape(st) || !mlirShapedTypeHasStaticShape(rt))
+    return false;
+  intptr_t j = 0, rr = mlirShapedTypeGetRank(rt);
+  for (intptr_t i = 0, sr = mlirShapedTypeGetRank(st); i < sr; ++i) {
+    int64_t size = mlirShapedTypeGetDimSize(st, i);
+    if (size == 1)
+      continue;
+    while (j < rr && mlirShapedTypeGetDimSize(rt, j) == 1)
+      ++j;
+    if (j == rr || mlirShapedTypeGetDimSize(rt, j) != size)
+      return false;
+    ++j;
+  }
+  for (; j < rr; ++j)
+    if (mlirShapedTypeGetDimSize(rt, j) != 1)
+      return false;
+  return true;
+}
+
+/* For each dim of the source of a unit reshape, the result dim it becomes
+ * (-1: a dropped unit dim). tensor reshapes say it with their reassociation;
+ * for tosa.reshape non-unit dims are matched in order. */
+static void unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
+                            int8_t *out) {
+  intptr_t sr = mlirShapedTypeGetRank(st), rr = mlirShapedTypeGetRank(rt);
+  MlirAttribute re = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("reassociation"));
+  bool expand = faOpIsA(def, "tensor.expand_shape");
+  if (!mlirAttributeIsNull(re)) {
+    for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(re); ++g) {
+      MlirAttribute grp = mlirArrayAttrGetElement(re, g);
+      MlirType wide = expand ? rt : st;
+      int64_t narrowSize = mlirShapedTypeGetDimSize(expand ? st : rt, g);
+      intptr_t pick = -1;
+      for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(grp); ++i) {
+        int64_t d = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(grp, i));
+        if (pick < 0 && mlirShapedTypeGetDimSize(wide, d) == narrowSize)
+          pick = d;
+        if (!expand)
+          out[d] = -1;
+      }
+      if (expand)
+        out[g] = (int8_t)pick;
+      else
+        out[pick] = (int8_t)g;
+    }
+    return;
+  }
+  intptr_t j = 0;
+  for (intptr_t i = 0; i < sr; ++i) {
+    if (mlirShapedTypeGetDimSize(st, i) == 1) {
+      out[i] = -1;
+      continue;
+    }
+    while (j < rr && mlirShapedTypeGetDimSize(rt, j) == 1)
+      ++j;
+    out[i] = (int8_t)j++;
+  }
+}
+
+/* The source of a unit reshape, read through it. */
+static FaExpr *buildUnitReshape(FaExprBuilder *b, MlirOperation def,
+                                MlirValue v, const int8_t *dims) {
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirType st = mlirValueGetType(src), rt = mlirValueGetType(v);
+  int8_t map[FA_EXPR_MAX_RANK], sd[FA_EXPR_MAX_RANK];
+  intptr_t sr = mlirShapedTypeGetRank(st);
+  if (sr > FA_EXPR_MAX_RANK)
+    return fail(b, "a reshape in the chain has too many dims");
+  unitReshapeDims(def, st, rt, map);
+  for (intptr_t i = 0; i < sr; ++i)
+    sd[i] = map[i] < 0 ? -1 : dims[map[i]];
+  FaExpr *inner = faExprBuild(b, src, sd);
+  FaExpr *w = inner ? node(b, FA_EXPR_CAST, inner->type) : NULL;
+  if (w) {
+    w->ops[0] = inner;
+    w->op = def;
+  }
+  return w;
+}
+
 FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
   int8_t id[FA_EXPR_MAX_RANK];
   MlirType t = mlirValueGetType(v);
@@ -357,9 +447,15 @@ FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
   }
   MlirOperation def = faValueGetDefiningOp(v);
   if (faOpIsA(def, "linalg.generic")) {
+    /* A generic the builder does not understand is an opaque leaf. */
+    int mark = b->numNodes;
     FaExpr *e = buildGeneric(b, def, dims);
-    if (e || b->error)
+    if (e)
       return setTensor(e, v, dims);
+    b->numNodes = mark;
+    b->error = NULL;
+  } else if (isUnitReshape(def, v)) {
+    return setTensor(buildUnitReshape(b, def, v, dims), v, dims);
   } else if (!mlirOperationIsNull(def)) {
     const KindEntry *k = kindOf(def);
     if (k && !strncmp(k->name, "tosa.", 5))

@@ -35,6 +35,7 @@ typedef enum {
   FA_EXPR_CAST,   /* extf / truncf / tosa.cast: value kept, type changes */
   FA_EXPR_SELECT, /* ops[0] ? ops[1] : ops[2] */
   FA_EXPR_CMP,    /* ops[0] <pred> ops[1] */
+  FA_EXPR_AND,    /* boolean and */
 } FaExprKind;
 
 /* Comparison predicates, signedness folded away (indices are non-negative

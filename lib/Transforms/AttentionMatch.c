@@ -259,15 +259,18 @@ static const char *matchContraction(MlirOperation op, Contraction *c, bool pv) {
 
 /* --- softmax ---------------------------------------------------------------- */
 
-/* The body of a reduction: yield op(in, acc) with op of the given kind. */
+/* The body of a reduction: its first yielded value is op(in, acc) with op
+ * of the given kind (further results, e.g. an argmax, are checked unused by
+ * the caller). */
 static bool reductionBodyIs(MlirOperation red, FaExprKind kind) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(red, 0));
   MlirOperation yield = mlirBlockGetTerminator(body);
   MlirOperation op = faValueGetDefiningOp(mlirOperationGetOperand(yield, 0));
   bool isKind = kind == FA_EXPR_MAX
                     ? faOpIsA(op, "arith.maximumf") || faOpIsA(op, "arith.maxnumf")
-                    : faOpIsA(op, "arith.addf");
-  if (!isKind || mlirBlockGetNumArguments(body) != 2)
+                : kind == FA_EXPR_AND ? faOpIsA(op, "arith.andi")
+                                      : faOpIsA(op, "arith.addf");
+  if (!isKind || mlirBlockGetNumArguments(body) < 2)
     return false;
   MlirValue a = mlirOperationGetOperand(op, 0), b = mlirOperationGetOperand(op, 1);
   MlirValue x = mlirBlockGetArgument(body, 0), acc = mlirBlockGetArgument(body, 1);
@@ -279,13 +282,21 @@ static bool initIsNeutral(MlirValue init, FaExprKind kind) {
   double c;
   if (!faValueGetSplat(init, &c))
     return false;
-  return kind == FA_EXPR_MAX ? c <= -65504.0 : c == 0.0;
+  return kind == FA_EXPR_MAX ? c <= -65504.0 : kind == FA_EXPR_AND ? c != 0 : c == 0.0;
+}
+
+static bool resultsAfterFirstUnused(MlirOperation op) {
+  for (intptr_t r = 1, e = mlirOperationGetNumResults(op); r < e; ++r)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
+      return false;
+  return true;
 }
 
 /* A linalg.generic reducing its one input over the last loop into a tensor
  * indexed by the other loops in order (keep-dim maps allowed). */
 static bool isRowReductionGeneric(MlirOperation g, int rank) {
-  if (mlirOperationGetNumOperands(g) != 2 || mlirOperationGetNumResults(g) != 1)
+  intptr_t numResults = mlirOperationGetNumResults(g);
+  if (mlirOperationGetNumOperands(g) != 1 + numResults || !resultsAfterFirstUnused(g))
     return false;
   MlirAttribute its = attrOf(g, "iterator_types");
   if (mlirArrayAttrGetNumElements(its) != rank)
@@ -317,7 +328,12 @@ static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
   MlirOperation red = faValueGetDefiningOp(row->tensor);
   int rank = m->scoreRank;
   bool ok = false;
-  if (faOpIsA(red, kind == FA_EXPR_MAX ? "tosa.reduce_max" : "tosa.reduce_sum")) {
+  static const char *const kTosa[3] = {"tosa.reduce_max", "tosa.reduce_sum",
+                                      "tosa.reduce_all"};
+  int which = kind == FA_EXPR_MAX ? 0 : kind == FA_EXPR_ADD ? 1 : 2;
+  if (mlirValueIsAOpResult(row->tensor) && mlirOpResultGetResultNumber(row->tensor) != 0)
+    red = (MlirOperation){NULL};
+  if (faOpIsA(red, kTosa[which])) {
     MlirAttribute axis = attrOf(red, "axis");
     ok = rankOf(mlirOperationGetOperand(red, 0)) == rank &&
          mlirIntegerAttrGetValueInt(axis) == rank - 1;
@@ -326,7 +342,7 @@ static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
          initIsNeutral(mlirOperationGetOperand(red, 1), kind);
   } else if (faOpIsA(red, "linalg.reduce")) {
     MlirAttribute dims = attrOf(red, "dimensions");
-    ok = mlirOperationGetNumOperands(red) == 2 &&
+    ok = mlirOperationGetNumOperands(red) == 2 && resultsAfterFirstUnused(red) &&
          rankOf(mlirOperationGetOperand(red, 0)) == rank &&
          mlirDenseArrayGetNumElements(dims) == 1 &&
          mlirDenseI64ArrayGetElement(dims, 0) == rank - 1 &&
@@ -334,11 +350,13 @@ static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
          initIsNeutral(mlirOperationGetOperand(red, 1), kind);
   }
   if (!ok) {
-    *why = kind == FA_EXPR_MAX
-               ? "the softmax max is not a max-reduction over the key axis "
-                 "starting at -inf"
-               : "the softmax denominator is not a sum-reduction over the key "
-                 "axis starting at 0";
+    static const char *const kWhy[3] = {
+        "the softmax max is not a max-reduction over the key axis starting at "
+        "-inf",
+        "the softmax denominator is not a sum-reduction over the key axis "
+        "starting at 0",
+        "the select around the softmax is not a fully-masked-row guard"};
+    *why = kWhy[which];
     return NULL;
   }
   addChain(m, red);
@@ -409,17 +427,57 @@ static const char *matchDecomposedSoftmax(FaAttentionMatch *m, FaExpr *e,
   return NULL;
 }
 
+/* select(all_j(x == -inf), 0, P): the guard PyTorch emits so that fully
+ * masked rows give 0, which is what the fused op does anyway. Returns the
+ * guarded P, or `e` itself if there is no guard. */
+static FaExpr *stripMaskedRowGuard(FaAttentionMatch *m, FaExpr *e, FaExpr **guard) {
+  *guard = NULL;
+  if (e->kind != FA_EXPR_SELECT || !faExprIsConst(faExprStripCasts(e->ops[1]), 0.0) ||
+      !faExprIsRowLeaf(faExprStripCasts(e->ops[0]), m->scoreRank))
+    return e;
+  *guard = faExprStripCasts(e->ops[0]);
+  return faExprStripCasts(e->ops[2]);
+}
+
+static const char *checkMaskedRowGuard(FaAttentionMatch *m, FaExpr *guard,
+                                       const FaExpr *x) {
+  const char *why = NULL;
+  FaExpr *all = faExprStripCasts(reducedInput(m, guard, FA_EXPR_AND, &why));
+  if (!all)
+    return why;
+  bool ok = all->kind == FA_EXPR_CMP && all->pred == FA_CMP_EQ;
+  for (int i = 0; ok && i < 2; ++i) {
+    FaExpr *c = faExprStripCasts(all->ops[i]);
+    ok = c && c->kind == FA_EXPR_CONST && isinf(c->value) && c->value < 0 &&
+         faExprEqual(faExprStripCasts(all->ops[1 - i]), faExprStripCasts(x));
+    if (ok)
+      break;
+    ok = i == 0;
+  }
+  if (!ok)
+    return "the select around the softmax is not a fully-masked-row guard";
+  faExprForEachOp(all, NULL, addChainCallback, m);
+  return NULL;
+}
+
 static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
                                 bool *isCandidate) {
-  FaExpr *e = faExprStripCasts(faExprBuild(&m->exprs, p, NULL));
+  FaExpr *top = faExprBuild(&m->exprs, p, NULL), *guard;
+  FaExpr *e = faExprStripCasts(top);
   if (!e)
     return m->exprs.error;
+  e = stripMaskedRowGuard(m, e, &guard);
+  const char *why;
   if (e->kind == FA_EXPR_LEAF && faOpIsA(faValueGetDefiningOp(e->tensor), "linalg.softmax")) {
     *isCandidate = true;
-    faExprForEachOp(faExprBuild(&m->exprs, p, NULL), NULL, addChainCallback, m);
-    return matchLinalgSoftmax(m, e, x);
+    why = matchLinalgSoftmax(m, e, x);
+  } else {
+    why = matchDecomposedSoftmax(m, e, x, isCandidate);
   }
-  return matchDecomposedSoftmax(m, e, x, isCandidate);
+  if (why)
+    return why;
+  faExprForEachOp(top, NULL, addChainCallback, m);
+  return guard ? checkMaskedRowGuard(m, guard, *x) : NULL;
 }
 
 /* --- scores: scale, bias, masks --------------------------------------------- */
@@ -595,10 +653,52 @@ static const char *setCausal(FaAttentionMatch *m, int64_t offset) {
   return NULL;
 }
 
+/* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
+ * visible ones): index compares or a constant triangle; `and true` is
+ * looked through. */
+static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
+                                       bool maskedWhenTrue) {
+  cond = faExprStripCasts(cond);
+  while (cond && cond->kind == FA_EXPR_AND) {
+    if (faExprIsConst(faExprStripCasts(cond->ops[1]), 1.0))
+      cond = faExprStripCasts(cond->ops[0]);
+    else if (faExprIsConst(faExprStripCasts(cond->ops[0]), 1.0))
+      cond = faExprStripCasts(cond->ops[1]);
+    else
+      return "a mask combines two conditions";
+  }
+  int64_t offset;
+  if (cond && cond->kind == FA_EXPR_LEAF) {
+    if (!constantCausalOffset(m, cond,
+                              maskedWhenTrue ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
+                              &offset))
+      return "a select on the scores uses a mask that is not causal";
+    return setCausal(m, offset);
+  }
+  return causalFromCompare(m, cond, maskedWhenTrue);
+}
+
+static bool isMaskConst(const FaExpr *e) {
+  e = faExprStripCasts(e);
+  return e && e->kind == FA_EXPR_CONST && e->value <= kMaskValue;
+}
+
 static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
   int64_t offset;
   if (b->kind == FA_EXPR_CONST)
     return "a constant is added to the scores";
+  if (b->kind == FA_EXPR_SELECT) {
+    /* select(cond, 0, -inf) or select(cond, -inf, 0): a causal mask built
+     * as an additive tensor, as PyTorch's SDPA decomposition does. */
+    bool zeroFirst = faExprIsConst(faExprStripCasts(b->ops[1]), 0.0);
+    bool zeroSecond = faExprIsConst(faExprStripCasts(b->ops[2]), 0.0);
+    if ((zeroFirst && isMaskConst(b->ops[2])) || (zeroSecond && isMaskConst(b->ops[1]))) {
+      bool wasCausal = m->causal;
+      if (!causalFromCondition(m, b->ops[0], zeroSecond))
+        return NULL;
+      m->causal = wasCausal;
+    }
+  }
   if (!b->tensor.ptr)
     return "the bias is computed inside the scores' own operation";
   if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset))
@@ -610,21 +710,11 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
 }
 
 static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next) {
-  FaExpr *a = faExprStripCasts(sel->ops[1]), *b = faExprStripCasts(sel->ops[2]);
-  bool aMask = a && a->kind == FA_EXPR_CONST && a->value <= kMaskValue;
-  bool bMask = b && b->kind == FA_EXPR_CONST && b->value <= kMaskValue;
+  bool aMask = isMaskConst(sel->ops[1]), bMask = isMaskConst(sel->ops[2]);
   if (aMask == bMask)
     return "a select on the scores does not pick between the scores and -inf";
   *next = aMask ? sel->ops[2] : sel->ops[1];
-  FaExpr *cond = faExprStripCasts(sel->ops[0]);
-  int64_t offset;
-  if (cond && cond->kind == FA_EXPR_LEAF) {
-    if (!constantCausalOffset(m, cond, aMask ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
-                              &offset))
-      return "a select on the scores uses a mask that is not causal";
-    return setCausal(m, offset);
-  }
-  return causalFromCompare(m, cond, aMask);
+  return causalFromCondition(m, sel->ops[0], aMask);
 }
 
 /* Walks from the softmax input down to the Q*K^T result. */
@@ -638,8 +728,9 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
     case FA_EXPR_LEAF:
       if (!isScoresLeaf(x))
         return "the softmax input does not come from a Q*K^T matmul";
-      for (int d = 0; d < x->rank; ++d)
-        if (x->dims[d] != d)
+      /* Identity, or leading unit dims of the score space dropped. */
+      for (int d = 0, lead = m->scoreRank - x->rank; d < m->scoreRank; ++d)
+        if (d < lead ? sizeOf(m->scores, d) != 1 : x->dims[d - lead] != d)
           return "the scores are read with a broadcast or permutation";
       *qk = x;
       return NULL;
