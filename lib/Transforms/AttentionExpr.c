@@ -51,10 +51,28 @@ static double halfToDouble(uint16_t h, bool bf16) {
   return sign * ldexp(mant + 1024, exp - 25);
 }
 
+/* Element `pos` of a dense_resource attribute (blobs are never splats). */
+static double resourceElementGet(MlirAttribute a, MlirType et, intptr_t pos) {
+  if (mlirTypeIsAF32(et))
+    return mlirDenseFloatResourceElementsAttrGetValue(a, pos);
+  if (mlirTypeIsAF64(et))
+    return mlirDenseDoubleResourceElementsAttrGetValue(a, pos);
+  bool isUnsigned = mlirIntegerTypeIsUnsigned(et);
+  switch (mlirIntegerTypeGetWidth(et)) {
+  case 1: return mlirDenseBoolResourceElementsAttrGetValue(a, pos);
+  case 8: return isUnsigned ? mlirDenseUInt8ResourceElementsAttrGetValue(a, pos)
+                            : mlirDenseInt8ResourceElementsAttrGetValue(a, pos);
+  case 32: return mlirDenseInt32ResourceElementsAttrGetValue(a, pos);
+  default: return (double)mlirDenseInt64ResourceElementsAttrGetValue(a, pos);
+  }
+}
+
 double faDenseElementGet(MlirAttribute dense, intptr_t pos) {
+  MlirType et = mlirShapedTypeGetElementType(mlirAttributeGetType(dense));
+  if (mlirAttributeIsADenseResourceElements(dense))
+    return resourceElementGet(dense, et, pos);
   if (mlirDenseElementsAttrIsSplat(dense))
     pos = 0;
-  MlirType et = mlirShapedTypeGetElementType(mlirAttributeGetType(dense));
   if (mlirTypeIsAF32(et))
     return mlirDenseElementsAttrGetFloatValue(dense, pos);
   if (mlirTypeIsAF64(et))

@@ -95,7 +95,8 @@ bool faExprIsRowLeaf(const FaExpr *e, int rank);
  * linalg.fill), if it is one. */
 bool faValueGetSplat(MlirValue v, double *out);
 
-/* Element `pos` of a dense float or integer elements attribute. */
+/* Element `pos` of a dense (or dense_resource) float or integer elements
+ * attribute. */
 double faDenseElementGet(MlirAttribute dense, intptr_t pos);
 
 #endif

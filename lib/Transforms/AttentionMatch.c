@@ -66,6 +66,8 @@ static void addMaybeDead(FaAttentionMatch *m, MlirOperation op) {
   addOp(m->maybeDead, &m->numMaybeDead, op);
 }
 
+static void addMaybeDeadCallback(MlirOperation op, void *m) { addMaybeDead(m, op); }
+
 /* Ops of a matched tree: computations join the chain; constants they read
  * may die with it. */
 static void addChainCallback(MlirOperation op, void *m) {
@@ -94,8 +96,14 @@ static MlirAttribute denseConstant(MlirValue v) {
     a = attrOf(def, "values");
   else if (faOpIsA(def, "arith.constant"))
     a = attrOf(def, "value");
-  return !mlirAttributeIsNull(a) && mlirAttributeIsADenseElements(a)
-             ? a : mlirAttributeGetNull();
+  MlirType et = mlirAttributeIsNull(a) ? (MlirType){NULL}
+                                        : mlirShapedTypeGetElementType(mlirAttributeGetType(a));
+  bool usable = !mlirAttributeIsNull(a) &&
+                (mlirAttributeIsADenseElements(a) ||
+                 (mlirAttributeIsADenseResourceElements(a) &&
+                  (mlirTypeIsAF32(et) || mlirTypeIsAF64(et) ||
+                   (mlirTypeIsAInteger(et) && mlirIntegerTypeGetWidth(et) != 16))));
+  return usable ? a : mlirAttributeGetNull();
 }
 
 /* --- reshapes of batch dims ------------------------------------------------ */
@@ -611,7 +619,8 @@ static bool constantCausalOffset(const FaAttentionMatch *m, const FaExpr *e,
                                  MaskKind kind, int64_t *offset) {
   MlirAttribute dense = denseConstant(e->tensor);
   int rank = m->scoreRank;
-  if (mlirAttributeIsNull(dense) || mlirDenseElementsAttrIsSplat(dense))
+  if (mlirAttributeIsNull(dense) ||
+      (mlirAttributeIsADenseElements(dense) && mlirDenseElementsAttrIsSplat(dense)))
     return false;
   int64_t strideI = 0, strideJ = 0, rows = 0, cols = 0, stride = 1;
   for (int k = e->rank - 1; k >= 0; --k) {
@@ -666,6 +675,14 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
       cond = faExprStripCasts(cond->ops[1]);
     else
       return "a mask combines two conditions";
+  }
+  /* x != 0 on a constant tensor: the tensor read as booleans. */
+  if (cond && cond->kind == FA_EXPR_CMP && cond->pred == FA_CMP_NE) {
+    FaExpr *a = faExprStripCasts(cond->ops[0]), *b = faExprStripCasts(cond->ops[1]);
+    if (faExprIsConst(b, 0.0) && a && a->kind == FA_EXPR_LEAF)
+      cond = a;
+    else if (faExprIsConst(a, 0.0) && b && b->kind == FA_EXPR_LEAF)
+      cond = b;
   }
   int64_t offset;
   if (cond && cond->kind == FA_EXPR_LEAF) {
@@ -832,17 +849,20 @@ static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
   FaExpr *a = faExprStripCasts(e->ops[0]), *b = faExprStripCasts(e->ops[1]);
   FaExpr *leaf = NULL;
   double c = 0;
-  if (b && b->kind == FA_EXPR_CONST && a && a->kind == FA_EXPR_LEAF) {
+  /* The scaled operand is any whole tensor (a leaf or an inlined op). */
+  if (b && b->kind == FA_EXPR_CONST && a && a->tensor.ptr) {
     leaf = a;
     c = e->kind == FA_EXPR_MUL ? b->value : 1.0 / b->value;
   } else if (e->kind == FA_EXPR_MUL && a && a->kind == FA_EXPR_CONST && b &&
-             b->kind == FA_EXPR_LEAF) {
+             b->tensor.ptr) {
     leaf = b;
     c = a->value;
   }
   bool identity = leaf && leaf->rank == rankOf(v);
   for (int d = 0; identity && d < leaf->rank; ++d)
     identity = leaf->dims[d] == d;
+  if (identity)
+    faExprForEachOp(e, leaf, addMaybeDeadCallback, m);
   m->exprs.numNodes = base;
   if (!identity || !isfinite(c) || c == 0.0)
     return none;
@@ -850,15 +870,18 @@ static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
   return leaf->tensor;
 }
 
-/* A GQA broadcast: [B, Hkv*G, N, D] made from [B, Hkv, N, D]. */
+/* A GQA broadcast: [B, Hkv*G, N, D] (or [B*Hkv*G, N, D]) made from
+ * [B, Hkv, N, D]. */
 static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
                                     int64_t *groups) {
+  static const int kMergeAll5[5] = {0, 0, 0, 1, 2};
   MlirValue none = {NULL};
-  if (mlirOperationIsNull(def) || rankOf(v) != 4)
+  if (mlirOperationIsNull(def) || rankOf(v) < 3)
     return none;
   MlirValue y = mlirOperationGetOperand(def, 0);
   if (!mlirTypeIsARankedTensor(mlirValueGetType(y)) || rankOf(y) != 5 ||
-      !isRegroup(def, y, v, kMergeHeads5) || sizeOf(y, 2) < 1)
+      !isRegroup(def, y, v, rankOf(v) == 4 ? kMergeHeads5 : kMergeAll5) ||
+      sizeOf(y, 2) < 1)
     return none;
   MlirOperation b = faValueGetDefiningOp(y);
   MlirValue src = none;

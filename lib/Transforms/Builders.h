@@ -33,7 +33,7 @@ MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
 
 /* Erases every op of `ops` that has no uses, repeatedly; producers of erased
  * ops' operands whose names are in `names` (NULL-terminated) are considered
- * too. Null entries are skipped. */
+ * too. Null entries are skipped; entries must be distinct. */
 void faEraseDeadOps(MlirRewriterBase rewriter, const MlirOperation *ops,
                     size_t numOps, const char *const *names);
 

@@ -29,7 +29,7 @@
 /* Producers that may die with a chain (besides the chain itself). */
 static const char *const kDeadOps[] = {
     "tensor.empty",          "linalg.fill",         "arith.constant",
-    "tosa.const",            "tensor.collapse_shape", "tensor.expand_shape",
+    "tosa.const",            "tosa.const_shape",    "tensor.collapse_shape", "tensor.expand_shape",
     "tosa.reshape",          "linalg.transpose",    "tosa.transpose", NULL};
 
 static MlirType withShape(MlirType like, intptr_t rank, const int64_t *shape) {
@@ -95,8 +95,19 @@ static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
                                   kGroups[rank - 2]);
   }
   mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
-  faEraseDeadOps(rw, m->chain, (size_t)m->numChain, kDeadOps);
-  faEraseDeadOps(rw, m->maybeDead, (size_t)m->numMaybeDead, kDeadOps);
+  /* One list: an op may be in both, and must be erased once. */
+  MlirOperation all[2 * FA_MATCH_MAX_OPS];
+  size_t n = 0;
+  for (int i = 0; i < m->numChain; ++i)
+    all[n++] = m->chain[i];
+  for (int i = 0; i < m->numMaybeDead; ++i) {
+    bool seen = false;
+    for (int j = 0; j < m->numChain && !seen; ++j)
+      seen = mlirOperationEqual(m->chain[j], m->maybeDead[i]);
+    if (!seen)
+      all[n++] = m->maybeDead[i];
+  }
+  faEraseDeadOps(rw, all, n, kDeadOps);
 }
 
 /* --- pass ------------------------------------------------------------------ */
