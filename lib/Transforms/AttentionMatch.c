@@ -468,12 +468,27 @@ static const char *checkMaskedRowGuard(FaAttentionMatch *m, FaExpr *guard,
   return NULL;
 }
 
+/* Does `e` hold an exponential or a linalg.softmax anywhere? (Then the
+ * contraction is worth explaining when it is refused.) */
+static bool looksLikeSoftmax(const FaExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == FA_EXPR_EXP ||
+      (e->kind == FA_EXPR_LEAF && faOpIsA(faValueGetDefiningOp(e->tensor), "linalg.softmax")))
+    return true;
+  for (int i = 0; i < 3; ++i)
+    if (looksLikeSoftmax(e->ops[i]))
+      return true;
+  return false;
+}
+
 static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
                                 bool *isCandidate) {
   FaExpr *top = faExprBuild(&m->exprs, p, NULL), *guard;
   FaExpr *e = faExprStripCasts(top);
   if (!e)
     return m->exprs.error;
+  *isCandidate = looksLikeSoftmax(e);
   e = stripMaskedRowGuard(m, e, &guard);
   const char *why;
   if (e->kind == FA_EXPR_LEAF && faOpIsA(faValueGetDefiningOp(e->tensor), "linalg.softmax")) {

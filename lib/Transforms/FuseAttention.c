@@ -30,7 +30,8 @@
 static const char *const kDeadOps[] = {
     "tensor.empty",          "linalg.fill",         "arith.constant",
     "tosa.const",            "tosa.const_shape",    "tensor.collapse_shape", "tensor.expand_shape",
-    "tosa.reshape",          "linalg.transpose",    "tosa.transpose", NULL};
+    "tosa.reshape",          "linalg.transpose",    "tosa.transpose",        "tensor.dim",
+    "linalg.broadcast",      "tosa.tile",           NULL};
 
 static MlirType withShape(MlirType like, intptr_t rank, const int64_t *shape) {
   return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(like),
