@@ -1115,8 +1115,16 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   m->scale = 1.0;
   m->pv = m->root = op;
   Contraction pv, qk;
-  if (!isContractionName(op) || matchContraction(op, &pv, true))
+  if (!isContractionName(op))
     return "not a P*V contraction";
+  const char *why = matchContraction(op, &pv, true);
+  if (why) {
+    /* Worth explaining if the left operand is a softmax. */
+    MlirValue lhs = mlirOperationGetOperand(op, 0);
+    faExprBuilderInit(&m->exprs, (int)rankOf(lhs));
+    *isCandidate = looksLikeSoftmax(faExprBuild(&m->exprs, lhs, NULL));
+    return why;
+  }
   MlirOperation reshape;
   MlirValue p = pv.lhs, p4 = peelBatchMerge(pv.lhs, &reshape);
   if (p4.ptr) {
