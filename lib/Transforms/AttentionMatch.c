@@ -1122,7 +1122,8 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
     /* Worth explaining if the left operand is a softmax. */
     MlirValue lhs = mlirOperationGetOperand(op, 0);
     faExprBuilderInit(&m->exprs, (int)rankOf(lhs));
-    *isCandidate = looksLikeSoftmax(faExprBuild(&m->exprs, lhs, NULL));
+    *isCandidate = (!faOpIsA(op, "linalg.generic") || mlirLinalgIsAContractionOp(op)) &&
+                   looksLikeSoftmax(faExprBuild(&m->exprs, lhs, NULL));
     return why;
   }
   MlirOperation reshape;

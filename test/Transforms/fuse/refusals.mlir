@@ -9,7 +9,7 @@
 // ESCAPE: remark: fa-fuse-attention: not fused: the scores or probabilities have another user
 // ESCAPE-NOT: fa.gridwise_attention
 // CHECK-NOT: fa.gridwise_attention
-// EXPLAIN: remark: fa-fuse-attention: not fused: the P\*V accumulator is not zero-filled
+// EXPLAIN: remark: fa-fuse-attention: not fused: the P*V accumulator is not zero-filled
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @nonzero_accumulator(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf32>, %acc: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %z = arith.constant 0.0 : f32
@@ -115,7 +115,7 @@ func.func @mask_not_causal(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor
 
 // -----
 
-// EXPLAIN: remark: fa-fuse-attention: not fused: Q is transposed in Q\*K\^T
+// EXPLAIN: remark: fa-fuse-attention: not fused: Q is transposed in Q*K^T
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @q_transposed(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf32>, %qt: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %z = arith.constant 0.0 : f32
@@ -131,7 +131,7 @@ func.func @q_transposed(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x
 
 // -----
 
-// EXPLAIN: remark: fa-fuse-attention: not fused: P is transposed in P\*V
+// EXPLAIN: remark: fa-fuse-attention: not fused: P is transposed in P*V
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @p_transposed(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %z = arith.constant 0.0 : f32
