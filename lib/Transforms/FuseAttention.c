@@ -160,7 +160,7 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
   for (size_t i = 0; i < candidates.size; ++i) {
     bool isCandidate;
     const char *why = faAttentionMatch(candidates.ops[i], m, &isCandidate);
-    if (options->explain && (isCandidate || getenv("FA_DEBUG")))
+    if (options->explain && isCandidate)
       explain(candidates.ops[i], why);
     if (!why)
       candidates.ops[matched++] = candidates.ops[i];
