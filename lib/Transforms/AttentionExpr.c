@@ -11,8 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-void faExprBuilderInit(FaExprBuilder *b, int rank) {
-  b->rank = rank;
+void faExprBuilderInit(FaExprBuilder *b) {
   b->numNodes = 0;
   b->error = NULL;
 }
@@ -108,16 +107,19 @@ static bool attrSplat(MlirAttribute a, double *out) {
   return false;
 }
 
-static MlirAttribute attrOf(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+MlirAttribute faConstantOpGetValue(MlirOperation op) {
+  if (faOpIsA(op, "arith.constant"))
+    return faOpGetAttr(op, "value");
+  if (faOpIsA(op, "tosa.const"))
+    return faOpGetAttr(op, "values");
+  return mlirAttributeGetNull();
 }
 
 bool faValueGetSplat(MlirValue v, double *out) {
   MlirOperation def = faValueGetDefiningOp(v);
-  if (faOpIsA(def, "arith.constant"))
-    return attrSplat(attrOf(def, "value"), out);
-  if (faOpIsA(def, "tosa.const"))
-    return attrSplat(attrOf(def, "values"), out);
+  MlirAttribute value = faConstantOpGetValue(def);
+  if (!mlirAttributeIsNull(value))
+    return attrSplat(value, out);
   if (faOpIsA(def, "linalg.fill"))
     return faValueGetSplat(mlirOperationGetOperand(def, 0), out);
   return false;
@@ -167,7 +169,7 @@ static bool predicateOf(MlirOperation op, FaCmp *out) {
   if (faOpIsA(op, "tosa.greater")) { *out = FA_CMP_GT; return true; }
   if (faOpIsA(op, "tosa.greater_equal")) { *out = FA_CMP_GE; return true; }
   if (faOpIsA(op, "tosa.equal")) { *out = FA_CMP_EQ; return true; }
-  MlirAttribute p = attrOf(op, "predicate");
+  MlirAttribute p = faOpGetAttr(op, "predicate");
   if (!mlirAttributeIsAInteger(p))
     return false;
   int64_t v = mlirIntegerAttrGetValueInt(p);
@@ -187,7 +189,7 @@ static bool predicateOf(MlirOperation op, FaCmp *out) {
 }
 
 static bool isParallelOnly(MlirOperation generic) {
-  MlirAttribute its = attrOf(generic, "iterator_types");
+  MlirAttribute its = faOpGetAttr(generic, "iterator_types");
   MlirAttribute par = mlirAttributeParseGet(
       mlirOperationGetContext(generic),
       mlirStringRefCreateFromCString("#linalg.iterator_type<parallel>"));
@@ -246,7 +248,7 @@ static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
     return e;
   }
   if (faOpIsA(def, "linalg.index") && g) {
-    int64_t d = mlirIntegerAttrGetValueInt(attrOf(def, "dim"));
+    int64_t d = mlirIntegerAttrGetValueInt(faOpGetAttr(def, "dim"));
     if (g->loopDims[d] < 0)
       return fail(b, "linalg.index of a broadcast dimension");
     FaExpr *e = node(b, FA_EXPR_INDEX, mlirValueGetType(s));

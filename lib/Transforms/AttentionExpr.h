@@ -58,15 +58,14 @@ typedef struct FaExpr {
   struct FaExpr *ops[3];
 } FaExpr;
 
-/* Builds trees over one iteration space of `rank` dims; owns their nodes. */
+/* Builds trees; owns their nodes. */
 typedef struct FaExprBuilder {
-  int rank;
   FaExpr nodes[FA_EXPR_MAX_NODES];
   int numNodes;
   const char *error; /* first reason a tree could not be built */
 } FaExprBuilder;
 
-void faExprBuilderInit(FaExprBuilder *b, int rank);
+void faExprBuilderInit(FaExprBuilder *b);
 
 /* The tree of tensor `v` read with `dims` (one entry per dim of `v`; NULL
  * means the identity over the builder's space). Returns NULL and sets
@@ -94,6 +93,10 @@ bool faExprIsRowLeaf(const FaExpr *e, int rank);
 /* The splat value of a constant-like op result (arith.constant, tosa.const,
  * linalg.fill), if it is one. */
 bool faValueGetSplat(MlirValue v, double *out);
+
+/* The `value` of an arith.constant or the `values` of a tosa.const (null
+ * for any other op). */
+MlirAttribute faConstantOpGetValue(MlirOperation op);
 
 /* Element `pos` of a dense (or dense_resource) float or integer elements
  * attribute. */

@@ -35,10 +35,6 @@
 /* Scores below this are "minus infinity" for masking purposes. */
 static const double kMaskValue = -1.0e4;
 
-static MlirAttribute attrOf(MlirOperation op, const char *name) {
-  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-}
-
 static intptr_t rankOf(MlirValue v) {
   return mlirShapedTypeGetRank(mlirValueGetType(v));
 }
@@ -90,12 +86,7 @@ static bool isIteratorType(MlirAttribute its, intptr_t i, const char *kind) {
 /* The dense elements of a constant tensor (arith.constant or tosa.const),
  * or a null attribute. */
 static MlirAttribute denseConstant(MlirValue v) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  MlirAttribute a = mlirAttributeGetNull();
-  if (faOpIsA(def, "tosa.const"))
-    a = attrOf(def, "values");
-  else if (faOpIsA(def, "arith.constant"))
-    a = attrOf(def, "value");
+  MlirAttribute a = faConstantOpGetValue(faValueGetDefiningOp(v));
   MlirType et = mlirAttributeIsNull(a) ? (MlirType){NULL}
                                         : mlirShapedTypeGetElementType(mlirAttributeGetType(a));
   bool usable = !mlirAttributeIsNull(a) &&
@@ -132,7 +123,7 @@ static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
   if (groups[hr - 1] != lr - 1)
     return false;
   if (faOpIsA(op, "tensor.collapse_shape") || faOpIsA(op, "tensor.expand_shape"))
-    return reassociationIs(attrOf(op, "reassociation"), groups, hr);
+    return reassociationIs(faOpGetAttr(op, "reassociation"), groups, hr);
   if (!faOpIsA(op, "tosa.reshape"))
     return false;
   int64_t prod[8];
@@ -152,30 +143,26 @@ static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
 static const int kMergeBatch4[4] = {0, 0, 1, 2}; /* [B,H,X,Y] <-> [BH,X,Y] */
 static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D] */
 
-/* If `v` is [B*H, X, Y] made from a rank-4 [B, H, X, Y], that source. */
-static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
+/* If `v` comes from a reshape between [B, H, X, Y] and [B*H, X, Y] (merging
+ * when `merge`, else splitting), that reshape's source. */
+static MlirValue peelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
   MlirOperation def = faValueGetDefiningOp(v);
   *reshape = def;
-  if (mlirOperationIsNull(def) || rankOf(v) != 3)
+  if (mlirOperationIsNull(def) || rankOf(v) != (merge ? 3 : 4))
     return (MlirValue){NULL};
   MlirValue src = mlirOperationGetOperand(def, 0);
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != 4 ||
-      !isRegroup(def, src, v, kMergeBatch4))
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
+      !isRegroup(def, merge ? src : v, merge ? v : src, kMergeBatch4))
     return (MlirValue){NULL};
   return src;
 }
 
-/* If `v` is a rank-4 [B, H, X, Y] made from [B*H, X, Y], that source. */
+static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
+  return peelBatchReshape(v, true, reshape);
+}
+
 static MlirValue peelBatchSplit(MlirValue v, MlirOperation *reshape) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  *reshape = def;
-  if (mlirOperationIsNull(def) || rankOf(v) != 4)
-    return (MlirValue){NULL};
-  MlirValue src = mlirOperationGetOperand(def, 0);
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != 3 ||
-      !isRegroup(def, v, src, kMergeBatch4))
-    return (MlirValue){NULL};
-  return src;
+  return peelBatchReshape(v, false, reshape);
 }
 
 /* --- contractions --------------------------------------------------------- */
@@ -185,7 +172,7 @@ typedef struct {
   bool lhsT, rhsT; /* lhs is [.., k, i]; rhs is [.., j, k] */
 } Contraction;
 
-static bool isContractionName(MlirOperation op) {
+bool faOpIsContractionCandidate(MlirOperation op) {
   return faOpIsA(op, "linalg.matmul") || faOpIsA(op, "linalg.batch_matmul") ||
          faOpIsA(op, "linalg.generic") || faOpIsA(op, "tosa.matmul");
 }
@@ -235,7 +222,7 @@ static const char *linalgContraction(MlirOperation op, Contraction *c,
     return pv ? "the contraction dims of P*V are not the ones attention needs"
               : "the contraction dims of Q*K^T are not the ones attention needs";
   if (faOpIsA(op, "linalg.generic")) {
-    MlirAttribute its = attrOf(op, "iterator_types");
+    MlirAttribute its = faOpGetAttr(op, "iterator_types");
     for (int d = 0; d < loops; ++d)
       if (!isIteratorType(its, d, d == k ? "reduction" : "parallel"))
         return "a contraction generic has unexpected iterator types";
@@ -260,7 +247,7 @@ static const char *matchContraction(MlirOperation op, Contraction *c, bool pv) {
                        mlirOperationGetOperand(op, 1), false, false};
     return NULL;
   }
-  if (!isContractionName(op))
+  if (!faOpIsContractionCandidate(op))
     return pv ? "P*V is not a matmul" : "the scores are not produced by a matmul";
   return linalgContraction(op, c, pv);
 }
@@ -306,7 +293,7 @@ static bool isRowReductionGeneric(MlirOperation g, int rank) {
   intptr_t numResults = mlirOperationGetNumResults(g);
   if (mlirOperationGetNumOperands(g) != 1 + numResults || !resultsAfterFirstUnused(g))
     return false;
-  MlirAttribute its = attrOf(g, "iterator_types");
+  MlirAttribute its = faOpGetAttr(g, "iterator_types");
   if (mlirArrayAttrGetNumElements(its) != rank)
     return false;
   for (int d = 0; d < rank; ++d)
@@ -342,14 +329,14 @@ static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
   if (mlirValueIsAOpResult(row->tensor) && mlirOpResultGetResultNumber(row->tensor) != 0)
     red = (MlirOperation){NULL};
   if (faOpIsA(red, kTosa[which])) {
-    MlirAttribute axis = attrOf(red, "axis");
+    MlirAttribute axis = faOpGetAttr(red, "axis");
     ok = rankOf(mlirOperationGetOperand(red, 0)) == rank &&
          mlirIntegerAttrGetValueInt(axis) == rank - 1;
   } else if (faOpIsA(red, "linalg.generic")) {
     ok = isRowReductionGeneric(red, rank) && reductionBodyIs(red, kind) &&
          initIsNeutral(mlirOperationGetOperand(red, 1), kind);
   } else if (faOpIsA(red, "linalg.reduce")) {
-    MlirAttribute dims = attrOf(red, "dimensions");
+    MlirAttribute dims = faOpGetAttr(red, "dimensions");
     ok = mlirOperationGetNumOperands(red) == 2 && resultsAfterFirstUnused(red) &&
          rankOf(mlirOperationGetOperand(red, 0)) == rank &&
          mlirDenseArrayGetNumElements(dims) == 1 &&
@@ -387,7 +374,7 @@ static FaExpr *reciprocalOf(FaExpr *e) {
 static const char *matchLinalgSoftmax(FaAttentionMatch *m, FaExpr *e,
                                       FaExpr **x) {
   MlirOperation sm = faValueGetDefiningOp(e->tensor);
-  MlirAttribute dim = attrOf(sm, "dimension");
+  MlirAttribute dim = faOpGetAttr(sm, "dimension");
   for (int d = 0; d < e->rank; ++d)
     if (e->dims[d] != d)
       return "the softmax result is read with a broadcast or permutation";
@@ -512,7 +499,7 @@ static bool isScoresLeaf(const FaExpr *e) {
     return false;
   MlirOperation reshape;
   MlirValue v = peelBatchSplit(e->tensor, &reshape);
-  return isContractionName(faValueGetDefiningOp(v.ptr ? v : e->tensor));
+  return faOpIsContractionCandidate(faValueGetDefiningOp(v.ptr ? v : e->tensor));
 }
 
 static bool containsScores(const FaExpr *e) {
@@ -830,8 +817,8 @@ static bool swapsLastTwo(MlirAttribute perm, intptr_t rank) {
 static MlirValue peelTranspose(MlirOperation def, MlirValue v) {
   intptr_t rank = rankOf(v);
   if ((faOpIsA(def, "linalg.transpose") &&
-       swapsLastTwo(attrOf(def, "permutation"), rank)) ||
-      (faOpIsA(def, "tosa.transpose") && swapsLastTwo(attrOf(def, "perms"), rank)))
+       swapsLastTwo(faOpGetAttr(def, "permutation"), rank)) ||
+      (faOpIsA(def, "tosa.transpose") && swapsLastTwo(faOpGetAttr(def, "perms"), rank)))
     return mlirOperationGetOperand(def, 0);
   if (!faOpIsA(def, "linalg.generic") || mlirOperationGetNumOperands(def) != 2)
     return (MlirValue){NULL};
@@ -901,7 +888,7 @@ static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
   MlirOperation b = faValueGetDefiningOp(y);
   MlirValue src = none;
   if (faOpIsA(b, "linalg.broadcast")) {
-    MlirAttribute dims = attrOf(b, "dimensions");
+    MlirAttribute dims = faOpGetAttr(b, "dimensions");
     if (mlirDenseArrayGetNumElements(dims) == 1 &&
         mlirDenseI64ArrayGetElement(dims, 0) == 2)
       src = mlirOperationGetOperand(b, 0);
@@ -1115,13 +1102,13 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   m->scale = 1.0;
   m->pv = m->root = op;
   Contraction pv, qk;
-  if (!isContractionName(op))
+  if (!faOpIsContractionCandidate(op))
     return "not a P*V contraction";
   const char *why = matchContraction(op, &pv, true);
   if (why) {
     /* Worth explaining if the left operand is a softmax. */
     MlirValue lhs = mlirOperationGetOperand(op, 0);
-    faExprBuilderInit(&m->exprs, (int)rankOf(lhs));
+    faExprBuilderInit(&m->exprs);
     *isCandidate = (!faOpIsA(op, "linalg.generic") || mlirLinalgIsAContractionOp(op)) &&
                    looksLikeSoftmax(faExprBuild(&m->exprs, lhs, NULL));
     return why;
@@ -1134,8 +1121,8 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   }
   m->scoreRank = (int)rankOf(p);
   m->scores = p;
-  faExprBuilderInit(&m->exprs, m->scoreRank);
-  FaExpr *x, *scores;
+  faExprBuilderInit(&m->exprs);
+  FaExpr *x = NULL, *scores = NULL;
   TRY_MATCH(matchSoftmax(m, p, &x, isCandidate));
   if (pv.lhsT)
     return "P is transposed in P*V";

@@ -35,6 +35,10 @@ typedef struct FaAttentionMatch {
   FaExprBuilder exprs; /* owns `bias` */
 } FaAttentionMatch;
 
+/* Ops that may be a contraction of an attention chain (named matmuls,
+ * linalg.generic, tosa.matmul): the pass's candidates. */
+bool faOpIsContractionCandidate(MlirOperation op);
+
 /* If `op` is the P*V contraction of an attention chain, fills `m` and returns
  * NULL; otherwise returns why not. `*isCandidate` says whether `op`'s left
  * operand is a softmax at all (refusals of other contractions are not worth

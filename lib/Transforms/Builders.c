@@ -12,6 +12,10 @@ bool faOpIsA(MlirOperation op, const char *name) {
                             mlirStringRefCreateFromCString(name));
 }
 
+MlirAttribute faOpGetAttr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
 MlirOperation faValueGetDefiningOp(MlirValue v) {
   if (mlirValueIsNull(v) || !mlirValueIsAOpResult(v))
     return (MlirOperation){NULL};

@@ -8,6 +8,9 @@
 /* Is `op` named `name`? */
 bool faOpIsA(MlirOperation op, const char *name);
 
+/* The attribute `name` of `op` (null if absent). */
+MlirAttribute faOpGetAttr(MlirOperation op, const char *name);
+
 /* Defining op of `v`, or null if `v` is a block argument. */
 MlirOperation faValueGetDefiningOp(MlirValue v);
 

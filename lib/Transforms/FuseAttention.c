@@ -46,17 +46,20 @@ static int64_t sizeOf(MlirValue v, intptr_t d) {
 
 static int64_t orDynamic(int64_t n) { return n < 0 ? mlirShapedTypeGetDynamicSize() : n; }
 
+/* How a rank-2 or rank-3 [.., X, Y] maps onto [B, H, X, Y]: the low dim of
+ * each of the four dims. */
+static const int kToRank4[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 2}};
+
 /* [.., X, Y] of rank 2 or 3 as [b, h, X, Y]; rank 4 as it is. */
 static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
                            int64_t b, int64_t h) {
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
   if (rank == 4)
     return v;
-  static const int kGroups[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 2}};
   int64_t shape[4] = {orDynamic(b), orDynamic(h), sizeOf(v, rank - 2),
                       sizeOf(v, rank - 1)};
   return faBuildExpandShape(rw, loc, v, withShape(mlirValueGetType(v), 4, shape),
-                            kGroups[rank - 2]);
+                            kToRank4[rank - 2]);
 }
 
 static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
@@ -91,9 +94,8 @@ static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
   MlirValue result = mlirOperationGetResult(attn, 0);
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4) {
-    static const int kGroups[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 2}};
     result = faBuildCollapseShape(rw, loc, result, mlirValueGetType(rootOut),
-                                  kGroups[rank - 2]);
+                                  kToRank4[rank - 2]);
   }
   mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   /* One list: an op may be in both, and must be erased once. */
@@ -122,14 +124,9 @@ typedef struct {
   size_t size, cap;
 } OpList;
 
-static bool isContraction(MlirOperation op) {
-  return faOpIsA(op, "linalg.matmul") || faOpIsA(op, "linalg.batch_matmul") ||
-         faOpIsA(op, "linalg.generic") || faOpIsA(op, "tosa.matmul");
-}
-
 static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
   OpList *list = userData;
-  if (!isContraction(op))
+  if (!faOpIsContractionCandidate(op))
     return MlirWalkResultAdvance;
   if (list->size == list->cap)
     list->ops = realloc(list->ops, (list->cap = list->cap * 2 + 8) *
