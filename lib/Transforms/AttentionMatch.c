@@ -513,10 +513,25 @@ static bool containsScores(const FaExpr *e) {
   return false;
 }
 
-/* i = dim rank-2 (query), j = dim rank-1 (key): e = ci*i + cj*j + c. */
+/* i = dim rank-2 (query), j = dim rank-1 (key), L = a non-constant integer
+ * leaf (a KV length): e = ci*i + cj*j + ck*L + c. */
 typedef struct {
-  double ci, cj, c;
+  double ci, cj, ck, c;
+  const FaExpr *kv;
 } Linear;
+
+static bool isIntegerLeaf(const FaExpr *e) {
+  return e->kind == FA_EXPR_LEAF && mlirTypeIsAInteger(e->type);
+}
+
+/* a + s*b, unless both hold different KV-length leaves. */
+static bool linearCombine(Linear a, Linear b, double s, Linear *out) {
+  if (a.kv && b.kv && !mlirValueEqual(a.kv->tensor, b.kv->tensor))
+    return false;
+  *out = (Linear){a.ci + s * b.ci, a.cj + s * b.cj, a.ck + s * b.ck,
+                  a.c + s * b.c, a.kv ? a.kv : b.kv};
+  return true;
+}
 
 static bool iotaLeafDim(const FaExpr *e, int *dim);
 
@@ -528,26 +543,26 @@ static bool linearOf(const FaExpr *e, int rank, Linear *out) {
     return false;
   switch (e->kind) {
   case FA_EXPR_CONST:
-    *out = (Linear){0, 0, e->value};
+    *out = (Linear){0, 0, 0, e->value, NULL};
     return true;
   case FA_EXPR_INDEX:
   case FA_EXPR_LEAF:
     if (e->kind == FA_EXPR_INDEX)
       dim = e->dim;
-    else if (!iotaLeafDim(e, &dim))
-      return false;
+    else if (!iotaLeafDim(e, &dim)) {
+      if (!isIntegerLeaf(e) || !mlirAttributeIsNull(denseConstant(e->tensor)))
+        return false;
+      *out = (Linear){0, 0, 1, 0, e};
+      return true;
+    }
     if (dim != rank - 2 && dim != rank - 1)
       return false;
-    *out = (Linear){dim == rank - 2, dim == rank - 1, 0};
+    *out = (Linear){dim == rank - 2, dim == rank - 1, 0, 0, NULL};
     return true;
   case FA_EXPR_ADD:
-  case FA_EXPR_SUB: {
-    if (!linearOf(e->ops[0], rank, &a) || !linearOf(e->ops[1], rank, &b))
-      return false;
-    double s = e->kind == FA_EXPR_ADD ? 1 : -1;
-    *out = (Linear){a.ci + s * b.ci, a.cj + s * b.cj, a.c + s * b.c};
-    return true;
-  }
+  case FA_EXPR_SUB:
+    return linearOf(e->ops[0], rank, &a) && linearOf(e->ops[1], rank, &b) &&
+           linearCombine(a, b, e->kind == FA_EXPR_ADD ? 1 : -1, out);
   default:
     return false;
   }
@@ -577,17 +592,45 @@ static bool iotaLeafDim(const FaExpr *e, int *dim) {
 
 static const char *setCausal(FaAttentionMatch *m, int64_t offset);
 
+/* masked iff j - L + c > 0 (or >= 0): keys j >= L + adjust are masked. The
+ * KV length L must vary with the batch only (the op's operand is [B]). */
+static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
+                            int64_t adjust) {
+  if (m->scoreRank != 4 || kv->rank == 0)
+    return "a KV-length mask on scores without a batch dim of their own";
+  bool perBatch = false;
+  for (int k = 0; k < kv->rank; ++k) {
+    if (sizeOf(kv->tensor, k) == 1)
+      continue;
+    if (kv->dims[k] != 0 || perBatch)
+      return "the KV length varies with something other than the batch";
+    perBatch = true;
+  }
+  if (!perBatch && sizeOf(m->scores, 0) != 1)
+    return "the KV length is one value for every batch";
+  int width = mlirIntegerTypeGetWidth(kv->type);
+  if (width != 32 && width != 64)
+    return "the KV length is not i32 or i64";
+  if (m->kvLen && (!mlirValueEqual(m->kvLen->tensor, kv->tensor) ||
+                   m->kvLenAdjust != adjust))
+    return "two different KV-length masks";
+  m->kvLen = kv;
+  m->kvLenAdjust = adjust;
+  return NULL;
+}
+
 /* `cond` selects masked scores (when `maskedWhenTrue`, else unmasked ones).
- * Recognizes key j visible iff j <= i + offset. */
+ * Recognizes key j visible iff j <= i + offset, and keys j >= L + c masked
+ * for a per-batch KV length L. */
 static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
                                      bool maskedWhenTrue) {
   cond = faExprStripCasts(cond);
-  Linear l, r;
+  Linear l, r, d;
   if (!cond || cond->kind != FA_EXPR_CMP ||
       !linearOf(cond->ops[0], m->scoreRank, &l) ||
-      !linearOf(cond->ops[1], m->scoreRank, &r))
+      !linearOf(cond->ops[1], m->scoreRank, &r) ||
+      !linearCombine(l, r, -1, &d)) /* masked iff d pred 0 */
     return "a select on the scores is not a causal mask on query/key indices";
-  Linear d = {l.ci - r.ci, l.cj - r.cj, l.c - r.c}; /* masked iff d pred 0 */
   FaCmp pred = cond->pred;
   static const FaCmp negate[6] = {FA_CMP_NE, FA_CMP_EQ, FA_CMP_GE,
                                   FA_CMP_GT, FA_CMP_LE, FA_CMP_LT};
@@ -596,8 +639,14 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
   if (!maskedWhenTrue)
     pred = negate[pred];
   if (d.cj < 0) {
-    d = (Linear){-d.ci, -d.cj, -d.c};
+    d = (Linear){-d.ci, -d.cj, -d.ck, -d.c, d.kv};
     pred = flip[pred];
+  }
+  if (d.ck != 0) {
+    if (d.cj != 1 || d.ci != 0 || d.ck != -1 ||
+        (pred != FA_CMP_GT && pred != FA_CMP_GE))
+      return "a mask on the scores is not keys at or past a KV length";
+    return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c));
   }
   if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))
     return "a mask on the scores is not causal (keys after query + offset)";
@@ -664,6 +713,20 @@ static const char *setCausal(FaAttentionMatch *m, int64_t offset) {
   return NULL;
 }
 
+/* Any other i1 tensor (a padding mask) becomes a bias: -inf where it is
+ * `maskedValue`, 0 elsewhere (built by the rewrite). */
+static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
+                                  bool maskedValue) {
+  if (!mlirTypeIsAInteger(mask->type) || mlirIntegerTypeGetWidth(mask->type) != 1)
+    return "a select on the scores uses a mask that is not causal or boolean";
+  if (m->bias)
+    return "more than one bias is added to the scores";
+  m->bias = mask;
+  m->biasIsMask = true;
+  m->maskedValue = maskedValue;
+  return NULL;
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -688,11 +751,11 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
   }
   int64_t offset;
   if (cond && cond->kind == FA_EXPR_LEAF) {
-    if (!constantCausalOffset(m, cond,
-                              maskedWhenTrue ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
-                              &offset))
-      return "a select on the scores uses a mask that is not causal";
-    return setCausal(m, offset);
+    if (constantCausalOffset(m, cond,
+                             maskedWhenTrue ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
+                             &offset))
+      return setCausal(m, offset);
+    return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue);
   }
   return causalFromCompare(m, cond, maskedWhenTrue);
 }
@@ -763,7 +826,7 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       double c = faExprStripCasts(x->ops[ci])->value;
       if (c == 0.0 || !isfinite(c))
         return "the scores are scaled by zero or a non-finite constant";
-      if (c < 0 && m->causal)
+      if (c < 0 && (m->causal || m->kvLen))
         return "a negative scale is applied to masked scores";
       m->scale = x->kind == FA_EXPR_MUL ? m->scale * c : m->scale / c;
       scaled = true;

@@ -20,8 +20,12 @@ typedef struct FaAttentionMatch {
   bool kTransposed;         /* k.value is [.., D, N] */
   double scale;
   FaExpr *bias;             /* a leaf in the score space, or NULL */
+  bool biasIsMask;          /* bias is i1: -inf where it equals maskedValue */
+  bool maskedValue;
   bool causal;
   int64_t causalOffset;
+  const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */
+  int64_t kvLenAdjust;      /* masked; NULL if there is no KV-length mask */
   int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
   int scoreRank;            /* rank of the score space */
   MlirValue scores;         /* a tensor of the score space (for its shape) */

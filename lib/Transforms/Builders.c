@@ -119,6 +119,44 @@ MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
   return mlirOperationGetResult(insertOp(rewriter, &st), 0);
 }
 
+static MlirValue buildUnary(MlirRewriterBase rewriter, MlirLocation loc,
+                            const char *name, intptr_t n, MlirValue *operands,
+                            MlirType type, MlirNamedAttribute *attr) {
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name), loc);
+  mlirOperationStateAddOperands(&st, n, operands);
+  mlirOperationStateAddResults(&st, 1, &type);
+  if (attr)
+    mlirOperationStateAddAttributes(&st, 1, attr);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
+}
+
+MlirValue faBuildSplat(MlirRewriterBase rewriter, MlirLocation loc,
+                       MlirAttribute value, MlirType type, MlirValue like) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirNamedAttribute a = named(ctx, "value", value);
+  MlirValue ops[9] = {buildUnary(rewriter, loc, "arith.constant", 0, NULL,
+                                 mlirAttributeGetType(value), &a)};
+  intptr_t n = 1, rank = mlirShapedTypeGetRank(type);
+  for (intptr_t d = 0; d < rank && d < 8; ++d)
+    if (mlirShapedTypeIsDynamicDim(type, d))
+      ops[n++] = faBuildDim(rewriter, loc, like, d);
+  return buildUnary(rewriter, loc, "tensor.splat", n, ops, type, NULL);
+}
+
+MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
+                        MlirValue cond, MlirValue a, MlirValue b) {
+  MlirValue ops[3] = {cond, a, b};
+  return buildUnary(rewriter, loc, "arith.select", 3, ops, mlirValueGetType(a), NULL);
+}
+
+MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
+                                MlirValue v, int64_t c) {
+  MlirType type = mlirValueGetType(v);
+  MlirAttribute value = mlirIntegerAttrGet(mlirShapedTypeGetElementType(type), c);
+  MlirValue sum[2] = {v, faBuildSplat(rewriter, loc, value, type, v)};
+  return buildUnary(rewriter, loc, "arith.addi", 2, sum, type, NULL);
+}
+
 static bool nameIn(MlirOperation op, const char *const *names) {
   for (; *names; ++names)
     if (faOpIsA(op, *names))

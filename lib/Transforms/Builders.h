@@ -34,6 +34,20 @@ MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
                                MlirValue high, MlirType lowType,
                                const int *group);
 
+/* A tensor.splat of `value` (a scalar attribute) to `type`; dynamic sizes
+ * are read from `like` (same rank) with tensor.dim. */
+MlirValue faBuildSplat(MlirRewriterBase rewriter, MlirLocation loc,
+                       MlirAttribute value, MlirType type, MlirValue like);
+
+/* select(cond, a, b) elementwise on tensors (arith.select). */
+MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
+                        MlirValue cond, MlirValue a, MlirValue b);
+
+/* `v + c` elementwise (integer tensor of rank 1): arith.addi with a
+ * tensor.splat of an arith.constant; dynamic sizes are read with tensor.dim. */
+MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
+                                MlirValue v, int64_t c);
+
 /* Erases every op of `ops` that has no uses, repeatedly; producers of erased
  * ops' operands whose names are in `names` (NULL-terminated) are considered
  * too. Null entries are skipped; entries must be distinct. */

@@ -20,6 +20,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,17 +63,49 @@ static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
                             kToRank4[rank - 2]);
 }
 
+/* A boolean mask as an additive f32 bias: select(mask, -inf, 0) (or the
+ * other way round). */
+static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
+                               const FaAttentionMatch *m, MlirValue mask) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirType type = mlirRankedTensorTypeGet(
+      4, (int64_t[4]){sizeOf(mask, 0), sizeOf(mask, 1), sizeOf(mask, 2), sizeOf(mask, 3)},
+      f32, mlirAttributeGetNull());
+  MlirValue zero = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, 0.0), type, mask);
+  MlirValue ninf = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, -INFINITY), type, mask);
+  return m->maskedValue ? faBuildSelect(rw, loc, mask, ninf, zero)
+                        : faBuildSelect(rw, loc, mask, zero, ninf);
+}
+
 static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
                            const FaAttentionMatch *m) {
   int group[4];
   int64_t shape[4];
   bool direct;
-  if (faAttentionBiasPlan(m, group, shape, &direct) || direct)
-    return m->bias->tensor;
-  for (int d = 0; d < 4; ++d)
-    shape[d] = orDynamic(shape[d]);
   MlirValue t = m->bias->tensor;
-  return faBuildExpandShape(rw, loc, t, withShape(mlirValueGetType(t), 4, shape), group);
+  if (!faAttentionBiasPlan(m, group, shape, &direct) && !direct) {
+    for (int d = 0; d < 4; ++d)
+      shape[d] = orDynamic(shape[d]);
+    t = faBuildExpandShape(rw, loc, t, withShape(mlirValueGetType(t), 4, shape), group);
+  }
+  return m->biasIsMask ? buildMaskBias(rw, loc, m, t) : t;
+}
+
+/* The KV-length leaf as [B] (unit dims dropped), plus the match's adjustment. */
+static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
+                            const FaAttentionMatch *m) {
+  MlirValue t = m->kvLen->tensor;
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(t));
+  if (rank != 1) {
+    int group[FA_EXPR_MAX_RANK] = {0};
+    int64_t b = 1;
+    for (intptr_t d = 0; d < rank; ++d)
+      if (sizeOf(t, d) != 1)
+        b = sizeOf(t, d);
+    t = faBuildCollapseShape(rw, loc, t, withShape(mlirValueGetType(t), 1, &b), group);
+  }
+  return m->kvLenAdjust ? faBuildAddIntConstant(rw, loc, t, m->kvLenAdjust) : t;
 }
 
 static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
@@ -82,7 +115,8 @@ static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
       expandTo4(rw, loc, m->q.value, m->b, m->h),
       expandTo4(rw, loc, m->k.value, m->b, m->hkv),
       expandTo4(rw, loc, m->v.value, m->b, m->hkv),
-      m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL}, {NULL}};
+      m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
+      m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
   int64_t shape[4] = {sizeOf(operands.q, 0), sizeOf(operands.q, 1),
                       sizeOf(operands.q, 2), sizeOf(operands.v, 3)};
