@@ -26,6 +26,17 @@ MlirPass faCreateVerifyPassOwned(void);
 /// remark at its location saying which step did not match.
 MlirPass faCreateFuseAttentionPassOwned(bool explain);
 
+/// `fa-lower-attention{target=cpu|gpu}`: replaces each fa.gridwise_attention
+/// with a call of a generated kernel (the tiled online-softmax loop built from
+/// fa.blockwise_* ops on memref tiles) behind bufferization.to_buffer /
+/// to_tensor, so that one-shot bufferization sees only upstream ops.
+MlirPass faCreateLowerAttentionPassOwned(bool gpu);
+
+/// `fa-lower-blockwise{target=cpu|gpu}`: replaces each fa.blockwise_* op on
+/// memref tiles with a call of a generated function: workgroup loops on the
+/// CPU; threads, warp shuffles and barriers on GPUs. Run `inline` after it.
+MlirPass faCreateLowerBlockwisePassOwned(bool gpu);
+
 /// A pass of ours, by name. `create` parses the pass options (the text between
 /// braces in a pipeline, possibly empty) and returns a null pass on bad
 /// options, after reporting them through `errorCallback`.

@@ -157,6 +157,31 @@ MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
   return buildUnary(rewriter, loc, "arith.addi", 2, sum, type, NULL);
 }
 
+void faOperationReplaceWithCall(MlirOperation op, const char *callee) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirOperationState st = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("func.call"), mlirOperationGetLocation(op));
+  intptr_t numOperands = mlirOperationGetNumOperands(op);
+  intptr_t numResults = mlirOperationGetNumResults(op);
+  MlirValue operands[8];
+  MlirType results[8];
+  for (intptr_t i = 0; i < numOperands && i < 8; ++i)
+    operands[i] = mlirOperationGetOperand(op, i);
+  for (intptr_t i = 0; i < numResults && i < 8; ++i)
+    results[i] = mlirValueGetType(mlirOperationGetResult(op, i));
+  mlirOperationStateAddOperands(&st, numOperands, operands);
+  mlirOperationStateAddResults(&st, numResults, results);
+  MlirNamedAttribute attr = named(
+      ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(callee)));
+  mlirOperationStateAddAttributes(&st, 1, &attr);
+  MlirOperation call = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
+  for (intptr_t i = 0; i < numResults; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i),
+                                  mlirOperationGetResult(call, i));
+  mlirOperationDestroy(op);
+}
+
 static bool nameIn(MlirOperation op, const char *const *names) {
   for (; *names; ++names)
     if (faOpIsA(op, *names))

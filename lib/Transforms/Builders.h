@@ -48,6 +48,10 @@ MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
 MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
                                 MlirValue v, int64_t c);
 
+/* Replaces `op` with a func.call of `callee` taking its operands and giving
+ * results of its result types (which take over its uses); destroys `op`. */
+void faOperationReplaceWithCall(MlirOperation op, const char *callee);
+
 /* Erases every op of `ops` that has no uses, repeatedly; producers of erased
  * ops' operands whose names are in `names` (NULL-terminated) are considered
  * too. Null entries are skipped; entries must be distinct. */

@@ -214,7 +214,7 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
 
 static const FaPassDef kFusePass = {
     "FaFuseAttention", "fa-fuse-attention",
-    "Rewrite gemm-softmax-gemm chains into fa.gridwise_attention", "", runFuse};
+    "Rewrite gemm-softmax-gemm chains into fa.gridwise_attention", "", runFuse, NULL};
 
 MlirPass faCreateFuseAttentionPassOwned(bool explainRefusals) {
   FuseOptions options = {explainRefusals};

@@ -4,6 +4,15 @@
 
 #include "fa-c/Dialect.h"
 
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Bufferization.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/Math.h"
+#include "mlir-c/Dialect/MemRef.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/Dialect/Tensor.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,15 +52,26 @@ static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
   p->def->run(op, pass, p->state);
 }
 
+const FaDialectHandleFn faLoweringDialects[] = {
+    mlirGetDialectHandle__func__,   mlirGetDialectHandle__arith__,
+    mlirGetDialectHandle__math__,   mlirGetDialectHandle__scf__,
+    mlirGetDialectHandle__memref__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__tensor__, mlirGetDialectHandle__bufferization__,
+    NULL};
+
 MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
                            size_t stateSize) {
   MlirExternalPassCallbacks callbacks = {passConstruct, passDestruct,
                                          passInitialize, passClone, passRun};
+  MlirDialectHandle deps[16];
+  intptr_t numDeps = 0;
+  for (const FaDialectHandleFn *d = def->dialects; d && *d && numDeps < 16; ++d)
+    deps[numDeps++] = (*d)();
   return mlirCreateExternalPass(
       mlirTypeIDCreate(def), mlirStringRefCreateFromCString(def->name),
       mlirStringRefCreateFromCString(def->argument),
       mlirStringRefCreateFromCString(def->description),
-      mlirStringRefCreateFromCString(def->opName), 0, NULL, callbacks,
+      mlirStringRefCreateFromCString(def->opName), numDeps, deps, callbacks,
       instanceCreate(def, state, stateSize));
 }
 

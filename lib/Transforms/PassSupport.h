@@ -2,9 +2,13 @@
 #ifndef FA_LIB_TRANSFORMS_PASSSUPPORT_H
 #define FA_LIB_TRANSFORMS_PASSSUPPORT_H
 
+#include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
 #include <stddef.h>
+
+/* A dialect a pass creates ops of (loaded before the pass runs). */
+typedef MlirDialectHandle (*FaDialectHandleFn)(void);
 
 /* Static description of one pass. Its address is the pass's TypeID, so every
  * definition must have static storage duration. */
@@ -16,7 +20,12 @@ typedef struct FaPassDef {
   /* Runs the pass on `op`; `state` is this pass instance's copy of the
    * options given at creation. Call mlirExternalPassSignalFailure on error. */
   void (*run)(MlirOperation op, MlirExternalPass pass, const void *state);
+  const FaDialectHandleFn *dialects; /* NULL-terminated; may be NULL */
 } FaPassDef;
+
+/* The dialects the lowerings create: func, arith, math, scf, memref, gpu,
+ * tensor, bufferization. */
+extern const FaDialectHandleFn faLoweringDialects[];
 
 /* Creates a pass from `def` with a private copy of `state` (`stateSize`
  * bytes, may be 0). Before it runs, the pass loads the fa dialect into the

@@ -11,4 +11,11 @@ MlirPass faFuseAttentionPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData);
 
+MlirPass faLowerAttentionPassCreateFromOptions(MlirStringRef options,
+                                               MlirStringCallback errorCallback,
+                                               void *userData);
+MlirPass faLowerBlockwisePassCreateFromOptions(MlirStringRef options,
+                                               MlirStringCallback errorCallback,
+                                               void *userData);
+
 #endif

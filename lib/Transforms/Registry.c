@@ -1,5 +1,6 @@
 /* The table of our passes and named pipelines, for lookup by name (pipeline
  * text, fa-opt flags, --help, the mlir-opt plugin). */
+#include "PassSupport.h"
 #include "Passes.h"
 
 #include <string.h>
@@ -9,6 +10,13 @@ static const FaPassInfo kPasses[] = {
      "Rewrite gemm-softmax-gemm chains (linalg, tosa) into fa.gridwise_attention",
      "explain[=true|false]: emit a remark for each refused candidate",
      faFuseAttentionPassCreateFromOptions},
+    {"fa-lower-attention",
+     "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
+     "target=cpu|gpu: scf.parallel over workgroups (cpu, default) or gpu.launch",
+     faLowerAttentionPassCreateFromOptions},
+    {"fa-lower-blockwise",
+     "Lower fa.blockwise_* ops on memref tiles to loops (cpu) or threads, shuffles, barriers (gpu)",
+     "target=cpu|gpu", faLowerBlockwisePassCreateFromOptions},
     {"fa-verify",
      "Check fa ops beyond their IRDL definition (shapes, types, attributes)", "",
      faVerifyPassCreateFromOptions},
@@ -46,11 +54,64 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
   return mlirLogicalResultSuccess();
 }
 
+/* The pieces of the lowering pipelines, as pipeline text. */
+#define FA_TOSA_TO_LINALG                                                     \
+  "func.func(tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg," \
+  "tosa-to-arith,tosa-to-tensor),"
+#define FA_BUFFERIZE                                                          \
+  "func.func(convert-elementwise-to-linalg),canonicalize,"                    \
+  "one-shot-bufferize{bufferize-function-boundaries "                         \
+  "function-boundary-type-conversion=identity-layout-map},"
+#define FA_CPU_TO_LLVM                                                        \
+  "func.func(convert-linalg-to-loops),convert-scf-to-cf,"                     \
+  "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"             \
+  "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"         \
+  "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts"
+#define FA_LOWER(target)                                                      \
+  "fa-lower-attention{target=" target "},fa-lower-blockwise{target=" target   \
+  "},inline,canonicalize,cse,"
+
+static const char kUpstreamToCpu[] = FA_TOSA_TO_LINALG FA_BUFFERIZE FA_CPU_TO_LLVM;
+static const char kFaToCpu[] = "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG
+    FA_LOWER("cpu") FA_BUFFERIZE FA_CPU_TO_LLVM;
+
+/* Pipelines without options that expand to fixed text. */
+static MlirLogicalResult addText(MlirOpPassManager pm, MlirStringRef options,
+                                 MlirStringCallback errorCallback, void *userData,
+                                 const char *text) {
+  if (options.length) {
+    faPassReportBadOptions(options, errorCallback, userData);
+    return mlirLogicalResultFailure();
+  }
+  return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text),
+                                    errorCallback, userData);
+}
+
+static MlirLogicalResult buildUpstreamToCpu(MlirOpPassManager pm, MlirStringRef options,
+                                            MlirStringCallback errorCallback,
+                                            void *userData) {
+  return addText(pm, options, errorCallback, userData, kUpstreamToCpu);
+}
+
+static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef options,
+                                      MlirStringCallback errorCallback, void *userData) {
+  return addText(pm, options, errorCallback, userData, kFaToCpu);
+}
+
 static const FaPipelineInfo kPipelines[] = {
     {"fa-fuse",
      "fa-verify, fa-fuse-attention, fa-verify: fuse attention in model IR and "
      "check every fa op before and after",
      "explain[=true|false]: as for fa-fuse-attention", buildFusePipeline},
+    {"fa-to-cpu",
+     "A whole model (linalg/tosa, attention fused or not) to the LLVM dialect for the "
+     "host: fusion, fa-lower-attention/-blockwise{target=cpu}, inline, one-shot "
+     "bufferization, loops, LLVM",
+     "", buildFaToCpu},
+    {"fa-upstream-to-cpu",
+     "fa-to-cpu without anything of ours: upstream passes only (the reference "
+     "lowering fa-check compares against)",
+     "", buildUpstreamToCpu},
 };
 
 intptr_t faGetNumPipelines(void) {

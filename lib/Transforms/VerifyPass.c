@@ -14,7 +14,7 @@ static void runVerify(MlirOperation op, MlirExternalPass pass,
 static const FaPassDef kVerifyPass = {
     "FaVerify", "fa-verify",
     "Check fa ops beyond their IRDL definition (shapes, types, attributes)",
-    "", runVerify};
+    "", runVerify, NULL};
 
 MlirPass faCreateVerifyPassOwned(void) {
   return faPassCreateOwned(&kVerifyPass, NULL, 0);

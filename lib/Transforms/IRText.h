@@ -1,0 +1,38 @@
+/* Internal: IR built from text templates. The C API has no op builders for
+ * loops and kernels, so lowerings print the IR they need (with the types of
+ * the ops they replace) and parse it into the module being rewritten. */
+#ifndef FA_LIB_TRANSFORMS_IRTEXT_H
+#define FA_LIB_TRANSFORMS_IRTEXT_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stddef.h>
+
+/* A growable string. Aborts when out of memory. */
+typedef struct FaText {
+  char *data;
+  size_t size, cap;
+} FaText;
+
+void faTextInit(FaText *t);
+void faTextDestroy(FaText *t);
+void faTextAppend(FaText *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends the textual form of `type` (or `attr`). */
+void faTextAppendType(FaText *t, MlirType type);
+void faTextAppendAttribute(FaText *t, MlirAttribute attr);
+
+/* Parses `text` as the body of a module (type aliases and ops) in the
+ * context of `module` and moves the ops to the end of `module`'s body.
+ * Parse errors go to the context's diagnostic handlers. */
+MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text);
+
+/* Writes into `out` a symbol name `prefix_N` not yet defined in `module`. */
+void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,
+                          size_t outSize);
+
+/* Nearest module above `op` (or `op` itself). */
+MlirOperation faOperationGetParentModule(MlirOperation op);
+
+#endif

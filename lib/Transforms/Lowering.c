@@ -1,0 +1,39 @@
+/* The SPMD frame shared by the lowerings (see Lowering.h). */
+#include "Lowering.h"
+
+#include "PassSupport.h"
+
+#include <string.h>
+
+bool faTargetParseOption(MlirStringRef options, FaTarget *target,
+                         MlirStringCallback errorCallback, void *userData) {
+  static const char *const kCpu = "target=cpu", *const kGpu = "target=gpu";
+  if (options.length == 0 ||
+      mlirStringRefEqual(options, mlirStringRefCreateFromCString(kCpu))) {
+    *target = FA_TARGET_CPU;
+    return true;
+  }
+  if (mlirStringRefEqual(options, mlirStringRefCreateFromCString(kGpu))) {
+    *target = FA_TARGET_GPU;
+    return true;
+  }
+  faPassReportBadOptions(options, errorCallback, userData);
+  return false;
+}
+
+void faTextAppendThreadIds(FaText *t, FaTarget target) {
+  if (target == FA_TARGET_GPU)
+    faTextAppend(t, "  %%tid = gpu.thread_id x\n  %%nth = gpu.block_dim x\n");
+  else
+    faTextAppend(t, "  %%tid = arith.constant 0 : index\n"
+                    "  %%nth = arith.constant 1 : index\n");
+}
+
+void faTextAppendBarrier(FaText *t, FaTarget target) {
+  if (target == FA_TARGET_GPU)
+    faTextAppend(t, "  gpu.barrier\n");
+}
+
+void faTextAppendElementLoop(FaText *t, const char *var, const char *size) {
+  faTextAppend(t, "  scf.for %%%s = %%tid to %s step %%nth {\n", var, size);
+}

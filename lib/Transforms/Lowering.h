@@ -1,0 +1,33 @@
+/* Internal: what the lowerings of fa ops share: the target, and the SPMD
+ * frame of workgroup-level code. Kernel bodies are written once for every
+ * target as code run by `%nth` threads of a workgroup, thread `%tid`:
+ * element loops are `scf.for %e = %tid to SIZE step %nth`, and a barrier
+ * separates steps. On the CPU a workgroup is one thread (tid 0, nth 1, no
+ * barriers); on GPUs it is a gpu.launch block. */
+#ifndef FA_LIB_TRANSFORMS_LOWERING_H
+#define FA_LIB_TRANSFORMS_LOWERING_H
+
+#include "IRText.h"
+
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+
+typedef enum { FA_TARGET_CPU, FA_TARGET_GPU } FaTarget;
+
+/* Parses "" (cpu), "target=cpu" or "target=gpu". */
+bool faTargetParseOption(MlirStringRef options, FaTarget *target,
+                         MlirStringCallback errorCallback, void *userData);
+
+/* Defines %tid and %nth (index) at the current point. */
+void faTextAppendThreadIds(FaText *t, FaTarget target);
+/* A workgroup barrier (nothing on the CPU). */
+void faTextAppendBarrier(FaText *t, FaTarget target);
+/* Header of a loop over `size` elements of a tile, distributed over the
+ * workgroup's threads; the caller appends the body and "}\n". */
+void faTextAppendElementLoop(FaText *t, const char *var, const char *size);
+
+/* Threads per workgroup on GPUs (a multiple of the warp size, 32). */
+enum { FA_GPU_THREADS = 128, FA_WARP_SIZE = 32 };
+
+#endif
