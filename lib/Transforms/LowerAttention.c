@@ -425,14 +425,20 @@ static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char
     faTextAppend(t, "  gpu.terminator\n  }\n");
   } else {
     faTextAppend(t, "  scf.parallel (%%b, %%h, %%mt) = (%%c0, %%c0, %%c0) to (%%B, %%Hq, %%MT)"
-                    " step (%%c1, %%c1, %%c1) {\n  memref.alloca_scope {\n");
+                    " step (%%c1, %%c1, %%c1) {\n");
+    /* Heap tiles per workgroup: allocas in a loop would grow the stack. */
     for (int i = 0; kTiles[i]; ++i) {
       const char *colon = strchr(kTiles[i], ':');
-      faTextAppend(t, "  %%%.*s = memref.alloca() %s\n", (int)(colon - kTiles[i] - 1),
+      faTextAppend(t, "  %%%.*s = memref.alloc() %s\n", (int)(colon - kTiles[i] - 1),
                    kTiles[i], colon);
     }
     appendBody(t, k, target);
-    faTextAppend(t, "  }\n  scf.reduce\n  }\n");
+    for (int i = 0; kTiles[i]; ++i) {
+      const char *colon = strchr(kTiles[i], ':');
+      faTextAppend(t, "  memref.dealloc %%%.*s %s\n", (int)(colon - kTiles[i] - 1),
+                   kTiles[i], colon);
+    }
+    faTextAppend(t, "  scf.reduce\n  }\n");
   }
   faTextAppend(t, "  return\n}\n");
 }
