@@ -251,7 +251,12 @@ static void appendMaskStep(FaText *t, const Kernel *k) {
                     "      %%bi3 = arith.select %%bone3, %%c0, %%j : index\n"
                     "      %%x = memref.load %%bias[%%bi0, %%bi1, %%bi2, %%bi3] : !BIAS\n");
     appendToF32(t, "xf", "x", k->biasElt);
-    faTextAppend(t, "      %%xl = arith.mulf %%xf, %%log2e : f32\n"
+    /* bias*log2(e), kept finite where the bias is (a finite "lowest" fill
+     * must not overflow to -inf: a row of only such keys is not masked). */
+    faTextAppend(t, "      %%xl0 = arith.mulf %%xf, %%log2e : f32\n"
+                    "      %%xl1 = arith.maximumf %%xl0, %%lowest : f32\n"
+                    "      %%xinf = arith.cmpf oeq, %%xf, %%ninf : f32\n"
+                    "      %%xl = arith.select %%xinf, %%ninf, %%xl1 : f32\n"
                     "      %%sb = arith.addf %%s, %%xl : f32\n"
                     "      scf.yield %%sb : f32\n");
   } else {
@@ -407,6 +412,7 @@ static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char
   faTextAppend(t, "  %%zf = arith.constant 0.0 : f32\n  %%one = arith.constant 1.0 : f32\n"
                   "  %%ninf = arith.constant 0xFF800000 : f32\n"
                   "  %%log2e = arith.constant 1.4426950408889634 : f32\n"
+                  "  %%lowest = arith.constant -3.40282347E+38 : f32\n"
                   "  %%ln2 = arith.constant 0.69314718055994531 : f32\n");
   faTextAppend(t, "  %%qs = arith.constant %.9e : f32\n", k->scale * 1.4426950408889634);
   faTextAppend(t, "  %%B = memref.dim %%q, %%c0 : !Q\n  %%Hq = memref.dim %%q, %%c1 : !Q\n"

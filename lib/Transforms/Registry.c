@@ -65,7 +65,7 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
 #define FA_CPU_TO_LLVM                                                        \
   "func.func(convert-linalg-to-loops),convert-scf-to-cf,"                     \
   "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"             \
-  "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"         \
+  "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"         \
   "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts"
 #define FA_LOWER(target)                                                      \
   "fa-lower-attention{target=" target "},fa-lower-blockwise{target=" target   \
