@@ -1,6 +1,7 @@
 # lit configuration of fa-mlir (after mlir/examples/standalone).
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -20,6 +21,7 @@ config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
 config.substitutions.append(("%fa_plugin", os.path.join(config.fa_lib_dir, "FaPlugin.so")))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%examples", os.path.join(config.fa_src_root, "examples")))
 

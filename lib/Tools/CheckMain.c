@@ -123,9 +123,10 @@ static Elt eltOf(MlirType t) {
 
 static const size_t kEltBytes[] = {4, 2, 2, 1, 4, 8};
 static const char *const kEltNames[] = {"f32", "f16", "bf16", "i1", "i32", "i64"};
-/* Absolute and relative tolerance per output element type. */
-static const double kAtol[] = {2e-4, 2e-2, 8e-2, 0, 0, 0};
-static const double kRtol[] = {2e-3, 2e-2, 8e-2, 0, 0, 0};
+/* Absolute and relative tolerance per output element type. The reference
+ * accumulates f16/bf16 GEMMs in f16/bf16 (D up to 256 terms), ours in f32. */
+static const double kAtol[] = {2e-4, 2e-2, 1.5e-1, 0, 0, 0};
+static const double kRtol[] = {2e-3, 2e-2, 1.5e-1, 0, 0, 0};
 
 static uint16_t halfFromFloat(float f) {
   uint32_t x;

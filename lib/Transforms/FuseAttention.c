@@ -131,19 +131,32 @@ static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
     result = faBuildCollapseShape(rw, loc, result, mlirValueGetType(rootOut),
                                   kToRank4[rank - 2]);
   }
-  mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
-  /* One list: an op may be in both, and must be erased once. */
-  MlirOperation all[2 * FA_MATCH_MAX_OPS];
+  /* One list: an op may be in both, and must be erased once; the root is
+   * erased by the replacement, and its operands' producers join the list. */
+  MlirOperation all[3 * FA_MATCH_MAX_OPS];
+  MlirOperation parent = mlirOperationGetParentOperation(m->root);
   size_t n = 0;
-  for (int i = 0; i < m->numChain; ++i)
-    all[n++] = m->chain[i];
-  for (int i = 0; i < m->numMaybeDead; ++i) {
-    bool seen = false;
-    for (int j = 0; j < m->numChain && !seen; ++j)
-      seen = mlirOperationEqual(m->chain[j], m->maybeDead[i]);
+  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i) {
+    MlirOperation op = i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain];
+    /* Ops inside the bodies of others (constants of a generic) die with
+     * them; only ops beside the root are erased one by one. */
+    bool seen = mlirOperationEqual(op, m->root) ||
+                !mlirOperationEqual(mlirOperationGetParentOperation(op), parent);
+    for (size_t j = 0; j < n && !seen; ++j)
+      seen = mlirOperationEqual(all[j], op);
     if (!seen)
-      all[n++] = m->maybeDead[i];
+      all[n++] = op;
   }
+  for (intptr_t i = 0, e = mlirOperationGetNumOperands(m->root); i < e; ++i) {
+    MlirOperation def = faValueGetDefiningOp(mlirOperationGetOperand(m->root, i));
+    bool seen = mlirOperationIsNull(def) ||
+                !mlirOperationEqual(mlirOperationGetParentOperation(def), parent);
+    for (size_t j = 0; j < n && !seen; ++j)
+      seen = mlirOperationEqual(all[j], def);
+    if (!seen)
+      all[n++] = def;
+  }
+  mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   faEraseDeadOps(rw, all, n, kDeadOps);
 }
 

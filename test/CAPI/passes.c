@@ -43,11 +43,11 @@ int main(void) {
   MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
 
-  // CHECK: passes: fa-fuse-attention fa-verify
+  // CHECK: passes: fa-fuse-attention fa-lower-attention fa-lower-blockwise fa-verify
   printf("passes:");
   for (intptr_t i = 0; i < faGetNumPasses(); ++i)
     printf(" %s", faGetPass(i)->argument);
-  // CHECK: pipelines: fa-fuse
+  // CHECK: pipelines: fa-fuse fa-to-cpu fa-upstream-to-cpu
   printf("\npipelines:");
   for (intptr_t i = 0; i < faGetNumPipelines(); ++i)
     printf(" %s", faGetPipeline(i)->argument);
