@@ -426,9 +426,11 @@ static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char
                     " workgroup(");
     for (int i = 0; kTiles[i]; ++i)
       faTextAppend(t, "%s%%%s", i ? ", " : "", kTiles[i]);
-    faTextAppend(t, ") {\n");
+    /* The body sits in an scf.execute_region: the inliner does not inline
+     * calls directly in a gpu.launch region. */
+    faTextAppend(t, ") {\n  scf.execute_region {\n");
     appendBody(t, k, target);
-    faTextAppend(t, "  gpu.terminator\n  }\n");
+    faTextAppend(t, "  scf.yield\n  }\n  gpu.terminator\n  }\n");
   } else {
     faTextAppend(t, "  scf.parallel (%%b, %%h, %%mt) = (%%c0, %%c0, %%c0) to (%%B, %%Hq, %%MT)"
                     " step (%%c1, %%c1, %%c1) {\n");

@@ -3,6 +3,7 @@
 #include "PassSupport.h"
 #include "Passes.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const FaPassInfo kPasses[] = {
@@ -98,6 +99,32 @@ static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef option
   return addText(pm, options, errorCallback, userData, kFaToCpu);
 }
 
+/* fa-to-nvvm{chip=sm_80|sm_90}: the attention kernel as gpu.launch, other
+ * loops through upstream parallel-loops-to-GPU, PTX in a gpu.binary. */
+static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef options,
+                                       MlirStringCallback errorCallback, void *userData) {
+  char chip[16] = "sm_90";
+  if (options.length) {
+    if (options.length > 12 || strncmp(options.data, "chip=sm_", 8) != 0) {
+      faPassReportBadOptions(options, errorCallback, userData);
+      return mlirLogicalResultFailure();
+    }
+    snprintf(chip, sizeof chip, "%.*s", (int)options.length - 5, options.data + 5);
+  }
+  char text[2048];
+  snprintf(text, sizeof text,
+           "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG
+           "fa-lower-attention{target=gpu},fa-lower-blockwise{target=gpu},"
+           "inline{default-pipeline=},symbol-dce,canonicalize,cse," FA_BUFFERIZE
+           "func.func(convert-linalg-to-parallel-loops,gpu-map-parallel-loops,"
+           "convert-parallel-loops-to-gpu),arith-expand,gpu-kernel-outlining,"
+           "nvvm-attach-target{chip=%s},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
+           "reconcile-unrealized-casts),gpu-to-llvm,gpu-module-to-binary{format=isa},"
+           FA_CPU_TO_LLVM, chip);
+  return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
+                                    userData);
+}
+
 static const FaPipelineInfo kPipelines[] = {
     {"fa-fuse",
      "fa-verify, fa-fuse-attention, fa-verify: fuse attention in model IR and "
@@ -108,6 +135,11 @@ static const FaPipelineInfo kPipelines[] = {
      "host: fusion, fa-lower-attention/-blockwise{target=cpu}, inline, one-shot "
      "bufferization, loops, LLVM",
      "", buildFaToCpu},
+    {"fa-to-nvvm",
+     "A whole model to LLVM with the kernels as PTX in gpu.binary: fusion, "
+     "fa-lower-attention/-blockwise{target=gpu}, upstream parallel-loops-to-GPU for "
+     "other ops, convert-gpu-to-nvvm, gpu-module-to-binary, gpu-to-llvm",
+     "chip=sm_80|sm_90 (default sm_90)", buildFaToNvvm},
     {"fa-upstream-to-cpu",
      "fa-to-cpu without anything of ours: upstream passes only (the reference "
      "lowering fa-check compares against)",

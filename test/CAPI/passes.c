@@ -47,7 +47,7 @@ int main(void) {
   printf("passes:");
   for (intptr_t i = 0; i < faGetNumPasses(); ++i)
     printf(" %s", faGetPass(i)->argument);
-  // CHECK: pipelines: fa-fuse fa-to-cpu fa-upstream-to-cpu
+  // CHECK: pipelines: fa-fuse fa-to-cpu fa-to-nvvm fa-upstream-to-cpu
   printf("\npipelines:");
   for (intptr_t i = 0; i < faGetNumPipelines(); ++i)
     printf(" %s", faGetPipeline(i)->argument);
