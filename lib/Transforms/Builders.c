@@ -4,6 +4,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool faOpIsA(MlirOperation op, const char *name) {
@@ -180,6 +181,37 @@ void faOperationReplaceWithCall(MlirOperation op, const char *callee) {
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i),
                                   mlirOperationGetResult(call, i));
   mlirOperationDestroy(op);
+}
+
+typedef struct {
+  FaOpList list;
+  bool (*pred)(MlirOperation);
+} Collector;
+
+static MlirWalkResult collectOne(MlirOperation op, void *userData) {
+  Collector *c = userData;
+  if (!c->pred(op))
+    return MlirWalkResultAdvance;
+  if (c->list.size == c->list.cap) {
+    c->list.cap = c->list.cap * 2 + 16;
+    c->list.ops = realloc(c->list.ops, c->list.cap * sizeof(MlirOperation));
+    if (!c->list.ops)
+      abort();
+  }
+  c->list.ops[c->list.size++] = op;
+  return MlirWalkResultAdvance;
+}
+
+FaOpList faOperationCollect(MlirOperation root, bool (*pred)(MlirOperation),
+                            MlirWalkOrder order) {
+  Collector c = {{NULL, 0, 0}, pred};
+  mlirOperationWalk(root, collectOne, &c, order);
+  return c.list;
+}
+
+void faOpListDestroy(FaOpList *list) {
+  free(list->ops);
+  *list = (FaOpList){NULL, 0, 0};
 }
 
 static bool nameIn(MlirOperation op, const char *const *names) {

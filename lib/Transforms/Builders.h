@@ -52,6 +52,16 @@ MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
  * results of its result types (which take over its uses); destroys `op`. */
 void faOperationReplaceWithCall(MlirOperation op, const char *callee);
 
+/* The ops under `root` (walked in `order`) for which `pred` holds, in a
+ * malloc'ed array the caller frees with faOpListDestroy. */
+typedef struct FaOpList {
+  MlirOperation *ops;
+  size_t size, cap;
+} FaOpList;
+FaOpList faOperationCollect(MlirOperation root, bool (*pred)(MlirOperation),
+                            MlirWalkOrder order);
+void faOpListDestroy(FaOpList *list);
+
 /* Erases every op of `ops` that has no uses, repeatedly; producers of erased
  * ops' operands whose names are in `names` (NULL-terminated) are considered
  * too. Null entries are skipped; entries must be distinct. */

@@ -166,22 +166,6 @@ typedef struct {
   bool explain;
 } FuseOptions;
 
-typedef struct {
-  MlirOperation *ops;
-  size_t size, cap;
-} OpList;
-
-static MlirWalkResult collectCandidates(MlirOperation op, void *userData) {
-  OpList *list = userData;
-  if (!faOpIsContractionCandidate(op))
-    return MlirWalkResultAdvance;
-  if (list->size == list->cap)
-    list->ops = realloc(list->ops, (list->cap = list->cap * 2 + 8) *
-                                       sizeof(MlirOperation));
-  list->ops[list->size++] = op;
-  return MlirWalkResultAdvance;
-}
-
 /* The C API can only emit errors, so explanations are remark lines on stderr
  * in the diagnostic format: "file:line:col: remark: fa-fuse-attention: ...".
  * The parser of fa-opt names its buffer "-". */
@@ -197,8 +181,8 @@ static void explain(MlirOperation op, const char *why) {
 static void runFuse(MlirOperation root, MlirExternalPass pass,
                     const void *state) {
   const FuseOptions *options = state;
-  OpList candidates = {NULL, 0, 0};
-  mlirOperationWalk(root, collectCandidates, &candidates, MlirWalkPostOrder);
+  FaOpList candidates =
+      faOperationCollect(root, faOpIsContractionCandidate, MlirWalkPostOrder);
   FaAttentionMatch *m = malloc(sizeof(FaAttentionMatch));
   size_t matched = 0;
   for (size_t i = 0; i < candidates.size; ++i) {
@@ -222,7 +206,7 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
     mlirIRRewriterDestroy(rewriter);
   }
   free(m);
-  free(candidates.ops);
+  faOpListDestroy(&candidates);
 }
 
 static const FaPassDef kFusePass = {

@@ -570,8 +570,6 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   appendKernel(&t, &k, target, name);
   appendWrapper(&t, &k, name);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
-  if (getenv("FA_DUMP_KERNEL_TEXT"))
-    fputs(t.data, stderr);
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {
     mlirEmitError(mlirOperationGetLocation(op),
@@ -584,34 +582,16 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
-typedef struct {
-  MlirOperation *ops;
-  size_t size, cap;
-} OpVec;
-
-static MlirWalkResult collect(MlirOperation op, void *userData) {
-  OpVec *v = userData;
-  if (!faOpIsA(op, "fa.gridwise_attention"))
-    return MlirWalkResultAdvance;
-  if (v->size == v->cap) {
-    v->cap = v->cap ? 2 * v->cap : 16;
-    v->ops = realloc(v->ops, v->cap * sizeof(MlirOperation));
-    if (!v->ops)
-      abort();
-  }
-  v->ops[v->size++] = op;
-  return MlirWalkResultAdvance;
-}
+static bool isGridwise(MlirOperation op) { return faOpIsA(op, "fa.gridwise_attention"); }
 
 static void runLowerAttention(MlirOperation module, MlirExternalPass pass,
                               const void *state) {
   const FaTarget *target = state;
-  OpVec ops = {0};
-  mlirOperationWalk(module, collect, &ops, MlirWalkPreOrder);
+  FaOpList ops = faOperationCollect(module, isGridwise, MlirWalkPreOrder);
   bool failed = false;
   for (size_t i = 0; i < ops.size; ++i)
     failed |= mlirLogicalResultIsFailure(lowerOne(module, ops.ops[i], *target));
-  free(ops.ops);
+  faOpListDestroy(&ops);
   if (failed)
     mlirExternalPassSignalFailure(pass);
 }
@@ -623,15 +603,11 @@ static const FaPassDef kLowerAttention = {
     "builtin.module", runLowerAttention, faLoweringDialects};
 
 MlirPass faCreateLowerAttentionPassOwned(bool gpu) {
-  FaTarget target = gpu ? FA_TARGET_GPU : FA_TARGET_CPU;
-  return faPassCreateOwned(&kLowerAttention, &target, sizeof target);
+  return faLoweringPassCreate(&kLowerAttention, gpu ? FA_TARGET_GPU : FA_TARGET_CPU);
 }
 
 MlirPass faLowerAttentionPassCreateFromOptions(MlirStringRef options,
                                                MlirStringCallback errorCallback,
                                                void *userData) {
-  FaTarget target;
-  if (!faTargetParseOption(options, &target, errorCallback, userData))
-    return (MlirPass){NULL};
-  return faPassCreateOwned(&kLowerAttention, &target, sizeof target);
+  return faLoweringPassCreateFromOptions(&kLowerAttention, options, errorCallback, userData);
 }

@@ -224,31 +224,15 @@ static const char *templateFor(MlirOperation module, MlirOperation op, Templates
 }
 
 
-typedef struct {
-  MlirOperation *ops;
-  size_t size, cap;
-} OpVec;
-
-static MlirWalkResult collect(MlirOperation op, void *userData) {
-  OpVec *v = userData;
-  if (!faOpIsA(op, "fa.blockwise_fill") && !faOpIsA(op, "fa.blockwise_gemm") &&
-      !faOpIsA(op, "fa.blockwise_reduction"))
-    return MlirWalkResultAdvance;
-  if (v->size == v->cap) {
-    v->cap = v->cap ? 2 * v->cap : 32;
-    v->ops = realloc(v->ops, v->cap * sizeof(MlirOperation));
-    if (!v->ops)
-      abort();
-  }
-  v->ops[v->size++] = op;
-  return MlirWalkResultAdvance;
+static bool isBlockwise(MlirOperation op) {
+  return faOpIsA(op, "fa.blockwise_fill") || faOpIsA(op, "fa.blockwise_gemm") ||
+         faOpIsA(op, "fa.blockwise_reduction");
 }
 
 static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
                               const void *state) {
   Templates ts = {*(const FaTarget *)state, NULL, NULL, 0, 0};
-  OpVec ops = {0};
-  mlirOperationWalk(module, collect, &ops, MlirWalkPreOrder);
+  FaOpList ops = faOperationCollect(module, isBlockwise, MlirWalkPreOrder);
   bool failed = false;
   for (size_t i = 0; i < ops.size; ++i) {
     const char *why = checkOperands(ops.ops[i]);
@@ -269,7 +253,7 @@ static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
   }
   free(ts.keys);
   free(ts.names);
-  free(ops.ops);
+  faOpListDestroy(&ops);
   if (failed)
     mlirExternalPassSignalFailure(pass);
 }
@@ -281,15 +265,11 @@ static const FaPassDef kLowerBlockwise = {
     "builtin.module", runLowerBlockwise, faLoweringDialects};
 
 MlirPass faCreateLowerBlockwisePassOwned(bool gpu) {
-  FaTarget target = gpu ? FA_TARGET_GPU : FA_TARGET_CPU;
-  return faPassCreateOwned(&kLowerBlockwise, &target, sizeof target);
+  return faLoweringPassCreate(&kLowerBlockwise, gpu ? FA_TARGET_GPU : FA_TARGET_CPU);
 }
 
 MlirPass faLowerBlockwisePassCreateFromOptions(MlirStringRef options,
                                                MlirStringCallback errorCallback,
                                                void *userData) {
-  FaTarget target;
-  if (!faTargetParseOption(options, &target, errorCallback, userData))
-    return (MlirPass){NULL};
-  return faPassCreateOwned(&kLowerBlockwise, &target, sizeof target);
+  return faLoweringPassCreateFromOptions(&kLowerBlockwise, options, errorCallback, userData);
 }

@@ -21,6 +21,18 @@ bool faTargetParseOption(MlirStringRef options, FaTarget *target,
   return false;
 }
 
+MlirPass faLoweringPassCreate(const FaPassDef *def, FaTarget target) {
+  return faPassCreateOwned(def, &target, sizeof target);
+}
+
+MlirPass faLoweringPassCreateFromOptions(const FaPassDef *def, MlirStringRef options,
+                                         MlirStringCallback errorCallback, void *userData) {
+  FaTarget target;
+  if (!faTargetParseOption(options, &target, errorCallback, userData))
+    return (MlirPass){NULL};
+  return faLoweringPassCreate(def, target);
+}
+
 void faTextAppendThreadIds(FaText *t, FaTarget target) {
   if (target == FA_TARGET_GPU)
     faTextAppend(t, "  %%tid = gpu.thread_id x\n  %%nth = gpu.block_dim x\n");

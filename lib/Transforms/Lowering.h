@@ -9,6 +9,7 @@
 
 #include "IRText.h"
 
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
 #include <stdbool.h>
@@ -18,6 +19,13 @@ typedef enum { FA_TARGET_CPU, FA_TARGET_GPU } FaTarget;
 /* Parses "" (cpu), "target=cpu" or "target=gpu". */
 bool faTargetParseOption(MlirStringRef options, FaTarget *target,
                          MlirStringCallback errorCallback, void *userData);
+
+/* A lowering pass of `def` whose state is its target, from a target or from
+ * the option text "target=cpu|gpu" (null pass on bad options). */
+struct FaPassDef;
+MlirPass faLoweringPassCreate(const struct FaPassDef *def, FaTarget target);
+MlirPass faLoweringPassCreateFromOptions(const struct FaPassDef *def, MlirStringRef options,
+                                         MlirStringCallback errorCallback, void *userData);
 
 /* Defines %tid and %nth (index) at the current point. */
 void faTextAppendThreadIds(FaText *t, FaTarget target);
