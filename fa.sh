@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 LLVM=/usr/lib/llvm-22
-PKGS="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake make gcc g++"
+PKGS="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 cmake make gcc g++"
 BUILD=${FA_BUILD_DIR:-build}
 
 setup() {

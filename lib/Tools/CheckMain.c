@@ -36,6 +36,7 @@ typedef struct {
   double inputScale; /* float inputs are uniform in [-inputScale, inputScale] */
   bool split;       /* --split-input-file */
   uint64_t binaryArgs; /* bit k: float input k gets 0/1 values (masks) */
+  const char *pipeline; /* the candidate lowering (default fa-to-cpu) */
 } CheckOptions;
 
 static void usage(FILE *f) {
@@ -54,11 +55,13 @@ static void usage(FILE *f) {
           "                 models with random weights want less, e.g. 0.1)\n"
           "  --binary-arg=K float input K gets values 0 and 1 (a mask); repeatable\n"
           "  --split-input-file  check each '// -----' chunk as its own module\n"
+          "  --pipeline=P   the candidate pipeline, ending in the LLVM dialect\n"
+          "                 (default fa-to-cpu), e.g. 'fa-expand-erf,inline,fa-to-cpu'\n"
           "  --help\n");
 }
 
 static bool parseArgs(int argc, char **argv, CheckOptions *o) {
-  *o = (CheckOptions){NULL, 8, 1, -1, 1.0, 1.0, false, 0};
+  *o = (CheckOptions){NULL, 8, 1, -1, 1.0, 1.0, false, 0, "fa-to-cpu"};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -76,6 +79,8 @@ static bool parseArgs(int argc, char **argv, CheckOptions *o) {
       long k = strtol(a + 13, NULL, 10);
       if (k >= 0 && k < 64)
         o->binaryArgs |= 1ull << k;
+    } else if (!strncmp(a, "--pipeline=", 11) && a[11]) {
+      o->pipeline = a + 11;
     } else if (!strcmp(a, "--split-input-file")) {
       o->split = true;
     } else if (!strncmp(a, "--tol-scale=", 12)) {
@@ -309,7 +314,7 @@ static MlirExecutionEngine compile(MlirOperation module, const char *pipeline) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       ctx, mlirStringRefCreateFromCString("builtin.module"));
-  char text[128];
+  char text[4096];
   snprintf(text, sizeof text, "builtin.module(%s)", pipeline);
   MlirLogicalResult ok = faParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
                                              mlirStringRefCreateFromCString(text),
@@ -552,7 +557,7 @@ static int checkModule(MlirContext ctx, const char *text, size_t size, const Che
   MlirExecutionEngine ref = decomposeSoftmax(refOp) ? compile(refOp, "fa-upstream-to-cpu")
                                                     : (MlirExecutionEngine){NULL};
   MlirExecutionEngine got = mlirExecutionEngineIsNull(ref)
-                                ? (MlirExecutionEngine){NULL} : compile(faOp, "fa-to-cpu");
+                                ? (MlirExecutionEngine){NULL} : compile(faOp, o->pipeline);
   if (!mlirExecutionEngineIsNull(got)) {
     uint64_t state = o->seed * 0x9E3779B97F4A7C15ull + 1;
     int agree = 0, disagree = 0, failed = 0;

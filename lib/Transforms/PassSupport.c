@@ -111,3 +111,37 @@ bad:
   faPassReportBadOptions(options, errorCallback, userData);
   return false;
 }
+
+static const FaPassOption *findOption(const FaPassOption *opts, size_t n,
+                                      const char *key, size_t keyLen) {
+  for (size_t i = 0; i < n; ++i)
+    if (strlen(opts[i].key) == keyLen && strncmp(opts[i].key, key, keyLen) == 0)
+      return &opts[i];
+  return NULL;
+}
+
+bool faPassParseOptions(MlirStringRef options, const FaPassOption *opts,
+                        size_t numOpts, MlirStringCallback errorCallback,
+                        void *userData) {
+  const char *p = options.data, *end = options.data + options.length;
+  while (p < end) {
+    if (*p == ' ') {
+      ++p;
+      continue;
+    }
+    const char *tok = p;
+    while (p < end && *p != ' ')
+      ++p;
+    const char *eq = memchr(tok, '=', (size_t)(p - tok));
+    const FaPassOption *opt =
+        eq ? findOption(opts, numOpts, tok, (size_t)(eq - tok)) : NULL;
+    size_t valueLen = eq ? (size_t)(p - eq - 1) : 0;
+    if (!opt || valueLen + 1 > opt->capacity) {
+      faPassReportBadOptions(options, errorCallback, userData);
+      return false;
+    }
+    memcpy(opt->value, eq + 1, valueLen);
+    opt->value[valueLen] = 0;
+  }
+  return true;
+}

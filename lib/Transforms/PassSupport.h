@@ -44,4 +44,19 @@ bool faPassParseFlagOption(MlirStringRef options, const char *name,
                            bool *value, MlirStringCallback errorCallback,
                            void *userData);
 
+/* One `key=value` pass option: the value is copied, NUL-terminated, into
+ * `value` (`capacity` bytes); an option not given keeps its value. */
+typedef struct FaPassOption {
+  const char *key;
+  char *value;
+  size_t capacity;
+} FaPassOption;
+
+/* Parses space-separated `key=value` options. An unknown key, a token without
+ * '=' or a value that does not fit is reported through `errorCallback`, and
+ * false is returned. */
+bool faPassParseOptions(MlirStringRef options, const FaPassOption *opts,
+                        size_t numOpts, MlirStringCallback errorCallback,
+                        void *userData);
+
 #endif

@@ -17,5 +17,11 @@ MlirPass faLowerAttentionPassCreateFromOptions(MlirStringRef options,
 MlirPass faLowerBlockwisePassCreateFromOptions(MlirStringRef options,
                                                MlirStringCallback errorCallback,
                                                void *userData);
+MlirPass faGpuCheckCallsPassCreateFromOptions(MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData);
+MlirPass faExpandErfPassCreateFromOptions(MlirStringRef options,
+                                          MlirStringCallback errorCallback,
+                                          void *userData);
 
 #endif

@@ -7,10 +7,17 @@
 #include <string.h>
 
 static const FaPassInfo kPasses[] = {
+    {"fa-expand-erf",
+     "Replace f32 math.erf with calls to an exp-based approximation (for GPUs "
+     "without a device math library); run inline afterwards",
+     "", faExpandErfPassCreateFromOptions},
     {"fa-fuse-attention",
      "Rewrite gemm-softmax-gemm chains (linalg, tosa) into fa.gridwise_attention",
      "explain[=true|false]: emit a remark for each refused candidate",
      faFuseAttentionPassCreateFromOptions},
+    {"fa-gpu-check-calls",
+     "Reject functions a gpu.module declares but does not define (device-library calls)",
+     "", faGpuCheckCallsPassCreateFromOptions},
     {"fa-lower-attention",
      "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
      "target=cpu|gpu: scf.parallel over workgroups (cpu, default) or gpu.launch",
@@ -99,28 +106,71 @@ static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef option
   return addText(pm, options, errorCallback, userData, kFaToCpu);
 }
 
-/* fa-to-nvvm{chip=sm_80|sm_90}: the attention kernel as gpu.launch, other
- * loops through upstream parallel-loops-to-GPU, PTX in a gpu.binary. */
+/* The part of the GPU pipelines before the target: fusion, our GPU lowering,
+ * bufferization, upstream parallel-loops-to-GPU for every other op, kernel
+ * outlining. */
+#define FA_GPU_PREFIX                                                         \
+  "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG                  \
+  "fa-lower-attention{target=gpu},fa-lower-blockwise{target=gpu},"            \
+  "inline{default-pipeline=},symbol-dce,canonicalize,cse," FA_BUFFERIZE       \
+  "func.func(convert-linalg-to-parallel-loops),%s"                            \
+  "func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"           \
+  "lower-affine,arith-expand,gpu-kernel-outlining,"
+
+/* Parses `chip=PREFIX...` and `KEY=path` options of a GPU pipeline. */
+static bool parseGpuOptions(MlirStringRef options, const char *chipPrefix,
+                            char *chip, size_t chipSize, const char *pathKey,
+                            char *path, size_t pathSize,
+                            MlirStringCallback errorCallback, void *userData) {
+  const FaPassOption opts[] = {{"chip", chip, chipSize}, {pathKey, path, pathSize}};
+  if (!faPassParseOptions(options, opts, 2, errorCallback, userData))
+    return false;
+  if (strncmp(chip, chipPrefix, strlen(chipPrefix)) != 0 || strlen(chip) < 5) {
+    faPassReportBadOptions(options, errorCallback, userData);
+    return false;
+  }
+  return true;
+}
+
+/* fa-to-nvvm{chip=sm_80|sm_90 cuda-path=DIR}: PTX in a gpu.binary, libdevice
+ * (DIR/nvvm/libdevice) linked for math calls. */
 static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef options,
                                        MlirStringCallback errorCallback, void *userData) {
-  char chip[16] = "sm_90";
-  if (options.length) {
-    if (options.length > 12 || strncmp(options.data, "chip=sm_", 8) != 0) {
-      faPassReportBadOptions(options, errorCallback, userData);
-      return mlirLogicalResultFailure();
-    }
-    snprintf(chip, sizeof chip, "%.*s", (int)options.length - 5, options.data + 5);
-  }
-  char text[2048];
+  char chip[16] = "sm_90", cuda[512] = FA_CUDA_PATH;
+  if (!parseGpuOptions(options, "sm_", chip, sizeof chip, "cuda-path", cuda,
+                       sizeof cuda, errorCallback, userData))
+    return mlirLogicalResultFailure();
+  char text[4096];
   snprintf(text, sizeof text,
-           "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG
-           "fa-lower-attention{target=gpu},fa-lower-blockwise{target=gpu},"
-           "inline{default-pipeline=},symbol-dce,canonicalize,cse," FA_BUFFERIZE
-           "func.func(convert-linalg-to-parallel-loops,gpu-map-parallel-loops,"
-           "convert-parallel-loops-to-gpu),arith-expand,gpu-kernel-outlining,"
-           "nvvm-attach-target{chip=%s},gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,"
-           "reconcile-unrealized-casts),gpu-to-llvm,gpu-module-to-binary{format=isa},"
-           FA_CPU_TO_LLVM, chip);
+           FA_GPU_PREFIX "nvvm-attach-target{chip=%s O=3},"
+           "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),"
+           "gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
+           "", chip, cuda);
+  return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
+                                    userData);
+}
+
+/* fa-to-rocdl{chip=gfx90a|gfx942 rocm-path=DIR}: an AMDGPU code object in a
+ * gpu.binary. Math becomes LLVM intrinsics (expanded where AMDGPU has none),
+ * so no device library is needed; without rocm-path, a kernel that still
+ * calls one is an error (fa-gpu-check-calls) and the toolkit is our stand-in
+ * directory that has only Debian's ld.lld and empty device libraries. */
+static MlirLogicalResult buildFaToRocdl(MlirOpPassManager pm, MlirStringRef options,
+                                        MlirStringCallback errorCallback, void *userData) {
+  char chip[16] = "gfx942", rocm[512] = "";
+  if (!parseGpuOptions(options, "gfx", chip, sizeof chip, "rocm-path", rocm,
+                       sizeof rocm, errorCallback, userData))
+    return mlirLogicalResultFailure();
+  bool ownToolkit = rocm[0] == 0;
+  char text[4096];
+  snprintf(text, sizeof text,
+           FA_GPU_PREFIX "rocdl-attach-target{chip=%s O=3},"
+           "gpu.module(convert-scf-to-cf,math-expand-ops,convert-gpu-to-rocdl{chipset=%s},"
+           "convert-math-to-llvm,reconcile-unrealized-casts),%s"
+           "gpu-to-llvm,gpu-module-to-binary{format=bin toolkit=%s}," FA_CPU_TO_LLVM,
+           ownToolkit ? "fa-expand-erf,inline{default-pipeline=}," : "", chip, chip,
+           ownToolkit ? "fa-gpu-check-calls," : "",
+           ownToolkit ? FA_ROCM_STANDIN_DIR : rocm);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);
 }
@@ -139,7 +189,16 @@ static const FaPipelineInfo kPipelines[] = {
      "A whole model to LLVM with the kernels as PTX in gpu.binary: fusion, "
      "fa-lower-attention/-blockwise{target=gpu}, upstream parallel-loops-to-GPU for "
      "other ops, convert-gpu-to-nvvm, gpu-module-to-binary, gpu-to-llvm",
-     "chip=sm_80|sm_90 (default sm_90)", buildFaToNvvm},
+     "chip=sm_80|sm_90 (default sm_90), cuda-path=DIR (libdevice; default: the "
+     "CUDA toolkit found at build time)",
+     buildFaToNvvm},
+    {"fa-to-rocdl",
+     "A whole model to LLVM with the kernels as AMDGPU code objects in gpu.binary: "
+     "as fa-to-nvvm, then convert-gpu-to-rocdl with math as LLVM intrinsics, "
+     "ld.lld, gpu-to-llvm",
+     "chip=gfx90a|gfx942 (default gfx942), rocm-path=DIR (link ROCm's device "
+     "libraries; default: none)",
+     buildFaToRocdl},
     {"fa-upstream-to-cpu",
      "fa-to-cpu without anything of ours: upstream passes only (the reference "
      "lowering fa-check compares against)",

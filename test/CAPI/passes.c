@@ -43,11 +43,11 @@ int main(void) {
   MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
 
-  // CHECK: passes: fa-fuse-attention fa-lower-attention fa-lower-blockwise fa-verify
+  // CHECK: passes: fa-expand-erf fa-fuse-attention fa-gpu-check-calls fa-lower-attention fa-lower-blockwise fa-verify
   printf("passes:");
   for (intptr_t i = 0; i < faGetNumPasses(); ++i)
     printf(" %s", faGetPass(i)->argument);
-  // CHECK: pipelines: fa-fuse fa-to-cpu fa-to-nvvm fa-upstream-to-cpu
+  // CHECK: pipelines: fa-fuse fa-to-cpu fa-to-nvvm fa-to-rocdl fa-upstream-to-cpu
   printf("\npipelines:");
   for (intptr_t i = 0; i < faGetNumPipelines(); ++i)
     printf(" %s", faGetPipeline(i)->argument);

@@ -1,0 +1,68 @@
+/* fa-gpu-check-calls: after a gpu.module is in the LLVM dialect, every
+ * function it declares without a body is a call into a device library (ocml,
+ * libdevice). Pipelines that link no device library run this pass so such a
+ * call is a clear error here rather than an unresolved symbol at load time. */
+#include "Builders.h"
+#include "Passes.h"
+#include "PassSupport.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <stdio.h>
+
+static bool isBodilessLlvmFunc(MlirOperation op) {
+  if (!faOpIsA(op, "llvm.func"))
+    return false;
+  MlirRegion body = mlirOperationGetRegion(op, 0);
+  return mlirBlockIsNull(mlirRegionGetFirstBlock(body));
+}
+
+/* Reports the declared functions of one gpu.module; returns how many. */
+static int reportDeclarations(MlirOperation gpuModule) {
+  int count = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!isBodilessLlvmFunc(op))
+      continue;
+    MlirStringRef callee = mlirStringAttrGetValue(faOpGetAttr(op, "sym_name"));
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "kernel calls '%.*s', a device-library function this pipeline "
+             "does not link (give the pipeline a toolkit path, e.g. rocm-path=)",
+             (int)callee.length, callee.data);
+    mlirEmitError(mlirOperationGetLocation(op), msg);
+    ++count;
+  }
+  return count;
+}
+
+static bool isGpuModule(MlirOperation op) {
+  return faOpIsA(op, "gpu.module");
+}
+
+static void runCheckGpuCalls(MlirOperation op, MlirExternalPass pass, const void *state) {
+  FaOpList modules = faOperationCollect(op, isGpuModule, MlirWalkPreOrder);
+  int errors = 0;
+  for (size_t i = 0; i < modules.size; ++i)
+    errors += reportDeclarations(modules.ops[i]);
+  faOpListDestroy(&modules);
+  if (errors)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static const FaPassDef kCheckGpuCallsPass = {
+    "FaGpuCheckCalls", "fa-gpu-check-calls",
+    "Reject functions declared but not defined in gpu.modules (device-library calls)",
+    "", runCheckGpuCalls, NULL};
+
+MlirPass faGpuCheckCallsPassCreateFromOptions(MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData) {
+  if (options.length != 0) {
+    faPassReportBadOptions(options, errorCallback, userData);
+    return (MlirPass){NULL};
+  }
+  return faPassCreateOwned(&kCheckGpuCallsPass, NULL, 0);
+}
