@@ -158,6 +158,24 @@ MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
   return buildUnary(rewriter, loc, "arith.addi", 2, sum, type, NULL);
 }
 
+MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAttribute a) {
+  return named(ctx, name, a);
+}
+
+MlirOperation faOperationCreateBefore(MlirOperation before, const char *name,
+                                      intptr_t numOperands, const MlirValue *operands,
+                                      intptr_t numResults, const MlirType *results,
+                                      intptr_t numAttrs, const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name),
+                                                mlirOperationGetLocation(before));
+  mlirOperationStateAddOperands(&st, numOperands, operands);
+  mlirOperationStateAddResults(&st, numResults, results);
+  mlirOperationStateAddAttributes(&st, numAttrs, attrs);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op);
+  return op;
+}
+
 void faOperationReplaceWithCall(MlirOperation op, const char *callee) {
   MlirContext ctx = mlirOperationGetContext(op);
   MlirOperationState st = mlirOperationStateGet(

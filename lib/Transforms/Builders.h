@@ -48,6 +48,16 @@ MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
 MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
                                 MlirValue v, int64_t c);
 
+/* Creates an op `name` with the given operands, result types and attributes
+ * and inserts it before `before`. */
+MlirOperation faOperationCreateBefore(MlirOperation before, const char *name,
+                                      intptr_t numOperands, const MlirValue *operands,
+                                      intptr_t numResults, const MlirType *results,
+                                      intptr_t numAttrs, const MlirNamedAttribute *attrs);
+
+/* The named attribute `name` = `a`. */
+MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAttribute a);
+
 /* Replaces `op` with a func.call of `callee` taking its operands and giving
  * results of its result types (which take over its uses); destroys `op`. */
 void faOperationReplaceWithCall(MlirOperation op, const char *callee);

@@ -23,5 +23,8 @@ MlirPass faGpuCheckCallsPassCreateFromOptions(MlirStringRef options,
 MlirPass faExpandErfPassCreateFromOptions(MlirStringRef options,
                                           MlirStringCallback errorCallback,
                                           void *userData);
+MlirPass faGpuHostMemoryPassCreateFromOptions(MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData);
 
 #endif

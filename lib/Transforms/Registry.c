@@ -18,6 +18,10 @@ static const FaPassInfo kPasses[] = {
     {"fa-gpu-check-calls",
      "Reject functions a gpu.module declares but does not define (device-library calls)",
      "", faGpuCheckCallsPassCreateFromOptions},
+    {"fa-gpu-host-memory",
+     "Host buffers as managed GPU memory, constants copied into it, public memref "
+     "arguments registered (after gpu-kernel-outlining)",
+     "", faGpuHostMemoryPassCreateFromOptions},
     {"fa-lower-attention",
      "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
      "target=cpu|gpu: scf.parallel over workgroups (cpu, default) or gpu.launch",
@@ -115,7 +119,7 @@ static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef option
   "inline{default-pipeline=},symbol-dce,canonicalize,cse," FA_BUFFERIZE       \
   "func.func(convert-linalg-to-parallel-loops),%s"                            \
   "func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"           \
-  "lower-affine,arith-expand,gpu-kernel-outlining,"
+  "lower-affine,arith-expand,gpu-kernel-outlining,fa-gpu-host-memory,"
 
 /* Parses `chip=PREFIX...` and `KEY=path` options of a GPU pipeline. */
 static bool parseGpuOptions(MlirStringRef options, const char *chipPrefix,

@@ -1,0 +1,33 @@
+/*===-- fa-c/Runtime.h - fa-mlir GPU runtime status --------------*- C -*-===*\
+|* The runtime libraries (libfa_rt_cuda.so over libcuda.so.1, libfa_rt_hip.so  *|
+|* over libamdhip64.so, both opened with dlopen) implement the mgpu* functions *|
+|* that MLIR's gpu-to-llvm host code calls. Those return no status, so every  *|
+|* failure is printed to stderr once and recorded here; after a failure, the  *|
+|* runtime launches nothing more until the status is cleared.                 *|
+\*===----------------------------------------------------------------------===*/
+#ifndef FA_C_RUNTIME_H
+#define FA_C_RUNTIME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 0 when every runtime call since the last clear succeeded, else the first
+/// failing driver status (or -1 for a failure without a driver status).
+int faRuntimeGetStatus(void);
+/// The message of the first failure since the last clear ("" if none); owned
+/// by the runtime.
+const char *faRuntimeGetErrorMessage(void);
+/// Forgets the recorded failure.
+void faRuntimeClearStatus(void);
+/// Milliseconds between two events made by mgpuEventCreate and recorded with
+/// mgpuEventRecord (the end event must have completed); -1 on failure.
+float faRuntimeEventElapsedMs(void *start, void *end);
+/// Name of the driver behind this runtime ("cuda" or "hip").
+const char *faRuntimeGetBackendName(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

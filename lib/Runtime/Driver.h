@@ -1,0 +1,49 @@
+/* Internal: one GPU driver (CUDA or HIP) as a table of functions, each
+ * returning the driver's status (0 = success). Mgpu.c implements MLIR's mgpu*
+ * ABI once on top of it; CudaDriver.c and HipDriver.c fill it from the
+ * vendor's library opened with dlopen. */
+#ifndef FA_LIB_RUNTIME_DRIVER_H
+#define FA_LIB_RUNTIME_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct FaRtDriver {
+  const char *name; /* "cuda" or "hip" */
+  /* Opens the library, initializes the driver and selects `device`; returns
+   * false after recording why (no library, no device, ...). */
+  bool (*open)(int device);
+  int (*bindThread)(void); /* makes the device current in this thread */
+  const char *(*errorName)(int status);
+  int (*moduleLoad)(void **module, const void *data, size_t size, bool jit, int optLevel,
+                    char *log, size_t logSize);
+  int (*moduleUnload)(void *module);
+  int (*moduleGetFunction)(void **function, void *module, const char *name);
+  int (*launch)(void *function, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
+                intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
+                void **extra);
+  int (*streamCreate)(void **stream);
+  int (*streamDestroy)(void *stream);
+  int (*streamSynchronize)(void *stream);
+  int (*streamWaitEvent)(void *stream, void *event);
+  int (*eventCreate)(void **event);
+  int (*eventDestroy)(void *event);
+  int (*eventRecord)(void *event, void *stream);
+  int (*eventSynchronize)(void *event);
+  int (*eventElapsedMs)(float *ms, void *start, void *end);
+  int (*memAlloc)(void **ptr, size_t bytes, bool hostShared);
+  int (*memFree)(void *ptr);
+  int (*memcpyAsync)(void *dst, const void *src, size_t bytes, void *stream);
+  int (*memset32Async)(void *dst, uint32_t value, size_t count, void *stream);
+  int (*memset16Async)(void *dst, uint16_t value, size_t count, void *stream);
+  /* Makes host memory reachable from the device; memory that already is
+   * (registered before, or a driver allocation) is success. */
+  int (*hostRegister)(void *ptr, size_t bytes);
+  int (*hostUnregister)(void *ptr);
+} FaRtDriver;
+
+/* The driver this runtime library was built with. */
+const FaRtDriver *faRtGetDriver(void);
+
+#endif

@@ -1,0 +1,245 @@
+/* MLIR's GPU runtime ABI (the mgpu* functions gpu-to-llvm's host code and the
+ * gpu.binary translation call), implemented once over an FaRtDriver. The ABI
+ * returns no status: failures are printed and recorded (fa-c/Runtime.h), and
+ * after one the runtime launches nothing. Allocation failures return zeroed
+ * host memory so the host code never dereferences NULL. */
+#include "Driver.h"
+#include "RuntimeSupport.h"
+
+#include "fa-c/Runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static int gDevice;
+static pthread_once_t gOnce = PTHREAD_ONCE_INIT;
+static bool gOpen;
+
+static void openOnce(void) {
+  const char *env = getenv("FA_GPU_DEVICE");
+  if (env)
+    gDevice = atoi(env);
+  gOpen = faRtGetDriver()->open(gDevice);
+}
+
+/* Opens the driver (once) and binds this thread; false if unusable. */
+static bool ready(void) {
+  pthread_once(&gOnce, openOnce);
+  if (!gOpen)
+    return false;
+  int r = faRtGetDriver()->bindThread();
+  if (r)
+    faRtFail(r, "cannot make the GPU context current: %s", faRtGetDriver()->errorName(r));
+  return r == 0;
+}
+
+/* Records a failed driver call; true if `status` is a failure. */
+static bool failed(int status, const char *what) {
+  if (status)
+    faRtFail(status, "%s failed: %s (%d)", what, faRtGetDriver()->errorName(status), status);
+  return status != 0;
+}
+
+FA_RT_EXPORT const char *faRuntimeGetBackendName(void) { return faRtGetDriver()->name; }
+
+FA_RT_EXPORT void mgpuSetDefaultDevice(int32_t device) { gDevice = device; }
+
+static void *loadModule(void *data, size_t size, bool jit, int optLevel) {
+  if (!ready())
+    return NULL;
+  void *module = NULL;
+  char log[4096] = "";
+  int r = faRtGetDriver()->moduleLoad(&module, data, size, jit, optLevel, log, sizeof log);
+  if (r) {
+    faRtFail(r, "loading a GPU module failed: %s (%d)%s%s", faRtGetDriver()->errorName(r), r,
+             log[0] ? "\n" : "", log);
+    return NULL;
+  }
+  return module;
+}
+
+FA_RT_EXPORT void *mgpuModuleLoad(void *data, size_t size) {
+  return loadModule(data, size, false, 0);
+}
+
+FA_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  return loadModule(data, 0, true, optLevel);
+}
+
+FA_RT_EXPORT void mgpuModuleUnload(void *module) {
+  if (module && ready())
+    failed(faRtGetDriver()->moduleUnload(module), "unloading a GPU module");
+}
+
+FA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!module || !ready())
+    return NULL;
+  void *f = NULL;
+  if (faRtGetDriver()->moduleGetFunction(&f, module, name)) {
+    faRtFail(-1, "the GPU module has no kernel '%s'", name);
+    return NULL;
+  }
+  return f;
+}
+
+FA_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz,
+                                   intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
+                                   void *stream, void **params, void **extra,
+                                   size_t paramsCount) {
+  if (faRtFailed() || !ready())
+    return; /* the failure that stopped us is already reported */
+  if (!function) {
+    faRtFail(-1, "launch of a kernel that was not loaded");
+    return;
+  }
+  failed(faRtGetDriver()->launch(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
+         "kernel launch");
+}
+
+FA_RT_EXPORT void *mgpuStreamCreate(void) {
+  void *s = NULL;
+  if (ready())
+    failed(faRtGetDriver()->streamCreate(&s), "creating a stream");
+  return s;
+}
+
+FA_RT_EXPORT void mgpuStreamDestroy(void *stream) {
+  if (stream && ready())
+    failed(faRtGetDriver()->streamDestroy(stream), "destroying a stream");
+}
+
+FA_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
+  if (stream && ready())
+    failed(faRtGetDriver()->streamSynchronize(stream), "a kernel (stream synchronize)");
+}
+
+FA_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (stream && event && ready())
+    failed(faRtGetDriver()->streamWaitEvent(stream, event), "stream wait");
+}
+
+FA_RT_EXPORT void *mgpuEventCreate(void) {
+  void *e = NULL;
+  if (ready())
+    failed(faRtGetDriver()->eventCreate(&e), "creating an event");
+  return e;
+}
+
+FA_RT_EXPORT void mgpuEventDestroy(void *event) {
+  if (event && ready())
+    failed(faRtGetDriver()->eventDestroy(event), "destroying an event");
+}
+
+FA_RT_EXPORT void mgpuEventSynchronize(void *event) {
+  if (event && ready())
+    failed(faRtGetDriver()->eventSynchronize(event), "event synchronize");
+}
+
+FA_RT_EXPORT void mgpuEventRecord(void *event, void *stream) {
+  if (event && ready())
+    failed(faRtGetDriver()->eventRecord(event, stream), "event record");
+}
+
+FA_RT_EXPORT float faRuntimeEventElapsedMs(void *start, void *end) {
+  float ms = -1;
+  if (start && end && ready() &&
+      failed(faRtGetDriver()->eventElapsedMs(&ms, start, end), "event elapsed time"))
+    ms = -1;
+  return ms;
+}
+
+/* Host memory handed out when the device has none, so host code goes on
+ * safely after the failure has been recorded. */
+#define FA_RT_MAX_FALLBACK 1024
+static void *gFallback[FA_RT_MAX_FALLBACK];
+static pthread_mutex_t gFallbackLock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *fallbackAlloc(size_t bytes) {
+  void *p = calloc(1, bytes ? bytes : 1);
+  pthread_mutex_lock(&gFallbackLock);
+  for (int i = 0; i < FA_RT_MAX_FALLBACK; ++i)
+    if (!gFallback[i]) {
+      gFallback[i] = p;
+      break;
+    }
+  pthread_mutex_unlock(&gFallbackLock);
+  return p;
+}
+
+static bool fallbackFree(void *p) {
+  bool found = false;
+  pthread_mutex_lock(&gFallbackLock);
+  for (int i = 0; i < FA_RT_MAX_FALLBACK && !found; ++i)
+    if (gFallback[i] == p) {
+      gFallback[i] = NULL;
+      found = true;
+    }
+  pthread_mutex_unlock(&gFallbackLock);
+  if (found)
+    free(p);
+  return found;
+}
+
+FA_RT_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
+  if (bytes == 0)
+    return NULL;
+  void *p = NULL;
+  if (!ready())
+    return fallbackAlloc(bytes);
+  int r = faRtGetDriver()->memAlloc(&p, bytes, hostShared);
+  if (r) {
+    faRtFail(r, "allocating %llu bytes of %s memory failed: %s (%d)", (unsigned long long)bytes,
+             hostShared ? "managed" : "device", faRtGetDriver()->errorName(r), r);
+    return fallbackAlloc(bytes);
+  }
+  return p;
+}
+
+FA_RT_EXPORT void mgpuMemFree(void *ptr, void *stream) {
+  if (!ptr || fallbackFree(ptr) || !ready())
+    return;
+  if (stream)
+    failed(faRtGetDriver()->streamSynchronize(stream), "a kernel (stream synchronize)");
+  failed(faRtGetDriver()->memFree(ptr), "freeing GPU memory");
+}
+
+FA_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  if (bytes && ready())
+    failed(faRtGetDriver()->memcpyAsync(dst, src, bytes, stream), "memcpy");
+}
+
+FA_RT_EXPORT void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  if (count && ready())
+    failed(faRtGetDriver()->memset32Async(dst, value, count, stream), "memset32");
+}
+
+FA_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  if (count && ready())
+    failed(faRtGetDriver()->memset16Async(dst, value, count, stream), "memset16");
+}
+
+FA_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t bytes) {
+  if (ptr && bytes && ready())
+    failed(faRtGetDriver()->hostRegister(ptr, bytes), "registering host memory");
+}
+
+FA_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                            int64_t elementSize) {
+  void *begin;
+  size_t bytes;
+  faRtMemRefRange(rank, descriptor, elementSize, &begin, &bytes);
+  mgpuMemHostRegister(begin, bytes);
+}
+
+FA_RT_EXPORT void mgpuMemHostUnregister(void *ptr) {
+  if (ptr && ready())
+    failed(faRtGetDriver()->hostUnregister(ptr), "unregistering host memory");
+}
+
+FA_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                              int64_t elementSize) {
+  void *begin;
+  size_t bytes;
+  faRtMemRefRange(rank, descriptor, elementSize, &begin, &bytes);
+  mgpuMemHostUnregister(begin);
+}
