@@ -1,0 +1,20 @@
+/*===-- fa-c/Compile.h - fa-compile driver -------------------------*- C -*-===*\
+|* faCompileMain: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|gfx90a|gfx942  *|
+|* -o OUT.o|OUT.so. Fusion, lowering and LLVM code generation in one step.    *|
+\*===----------------------------------------------------------------------===*/
+#ifndef FA_C_COMPILE_H
+#define FA_C_COMPILE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Runs fa-compile; returns the process exit status (0 ok, 1 compile error,
+/// 2 bad usage or I/O error).
+int faCompileMain(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

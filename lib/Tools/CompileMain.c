@@ -1,0 +1,267 @@
+/* fa-compile: a model to a host object or shared library in one step. The
+ * module goes through fa-to-cpu, fa-to-nvvm{chip} or fa-to-rocdl{chip}, is
+ * translated to LLVM IR (GPU binaries embedded, loaded at library load time
+ * through the mgpu* runtime), optimized and emitted with LLVM's C API. Every
+ * public function gets MLIR's C interface (_mlir_ciface_NAME). A .so output is
+ * linked by the system C compiler against libfa_rt_cuda/hip (GPU) or
+ * libmlir_c_runner_utils (CPU). */
+#include "fa-c/Compile.h"
+
+#include "Tools.h"
+
+#include "fa-c/Dialect.h"
+#include "fa-c/Passes.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "mlir-c/Target/LLVMIR.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct {
+  const char *input, *output, *target;
+  bool exportKernels;
+} CompileOptions;
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|gfx90a|gfx942 -o OUT\n"
+             "Fuses attention, lowers the model for the target and writes OUT: a host\n"
+             "object (.o) or a shared library (.so) linked with fa-mlir's GPU runtime\n"
+             "(libfa_rt_cuda.so or libfa_rt_hip.so; found next to OUT or in the build).\n"
+             "Public functions are callable as _mlir_ciface_NAME (MLIR's C interface).\n"
+             "  --export-kernels  also export each fused attention kernel (memref\n"
+             "                    arguments: Q, K, V, ..., O) as _mlir_ciface_fa_attention_N\n");
+}
+
+static bool parseArgs(int argc, char **argv, CompileOptions *o) {
+  *o = (CompileOptions){NULL, NULL, "cpu", false};
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      exit(0);
+    } else if (!strncmp(a, "--target=", 9)) {
+      o->target = a + 9;
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      o->output = argv[++i];
+    } else if (!strcmp(a, "--export-kernels")) {
+      o->exportKernels = true;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "fa-compile: unknown option '%s'\n", a);
+      return false;
+    } else {
+      o->input = a;
+    }
+  }
+  if (!o->input || !o->output) {
+    usage(stderr);
+    return false;
+  }
+  return true;
+}
+
+/* The pipeline for a target, and the runtime library it needs. */
+static bool targetPipeline(const char *target, char *pipeline, size_t size,
+                           const char **runtime) {
+  if (!strcmp(target, "cpu")) {
+    snprintf(pipeline, size, "fa-to-cpu");
+    *runtime = NULL;
+  } else if (!strcmp(target, "sm_80") || !strcmp(target, "sm_90")) {
+    snprintf(pipeline, size, "fa-to-nvvm{chip=%s}", target);
+    *runtime = "fa_rt_cuda";
+  } else if (!strcmp(target, "gfx90a") || !strcmp(target, "gfx942")) {
+    snprintf(pipeline, size, "fa-to-rocdl{chip=%s}", target);
+    *runtime = "fa_rt_hip";
+  } else {
+    fprintf(stderr, "fa-compile: unknown target '%s' (cpu, sm_80, sm_90, gfx90a, gfx942)\n",
+            target);
+    return false;
+  }
+  return true;
+}
+
+static void printError(MlirStringRef s, void *userData) {
+  fprintf(stderr, "%.*s", (int)s.length, s.data);
+}
+
+static bool runPipeline(MlirOperation module, const char *pipeline) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm =
+      mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  char text[512];
+  snprintf(text, sizeof text, "builtin.module(%s)", pipeline);
+  MlirLogicalResult ok = faParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                             mlirStringRefCreateFromCString(text), printError,
+                                             NULL);
+  if (mlirLogicalResultIsSuccess(ok))
+    ok = mlirPassManagerRunOnOp(pm, module);
+  mlirPassManagerDestroy(pm);
+  return mlirLogicalResultIsSuccess(ok);
+}
+
+/* Marks the top-level functions with a body as C-interface entry points;
+ * with `kernelsOnly`, only fa_attention_N (made public). */
+static void markEntryPoints(MlirOperation module, bool kernelsOnly) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                            mlirStringRefCreateFromCString("func.func")) ||
+        mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
+    MlirStringRef visibility = mlirStringRefCreateFromCString("sym_visibility");
+    bool isKernel = name.length > 13 && !strncmp(name.data, "fa_attention_", 13) &&
+                    name.data[name.length - 1] != 't';
+    if (kernelsOnly ? !isKernel
+                    : !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, visibility)))
+      continue;
+    mlirOperationRemoveAttributeByName(op, visibility);
+    mlirOperationSetAttributeByName(op,
+                                    mlirStringRefCreateFromCString("llvm.emit_c_interface"),
+                                    mlirUnitAttrGet(ctx));
+  }
+}
+
+/* LLVM IR of the lowered module, optimized at O2, emitted as an object. */
+static bool emitObject(MlirOperation module, const char *path) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  LLVMContextRef llctx = LLVMContextCreate();
+  LLVMModuleRef llmod = mlirTranslateModuleToLLVMIR(module, llctx);
+  bool ok = false;
+  if (!llmod) {
+    fprintf(stderr, "fa-compile: translation to LLVM IR failed\n");
+  } else {
+    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    LLVMTargetRef target;
+    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+      fprintf(stderr, "fa-compile: %s\n", err);
+    } else {
+      LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+          target, triple, "x86-64", "", LLVMCodeGenLevelDefault, LLVMRelocPIC,
+          LLVMCodeModelDefault);
+      LLVMSetTarget(llmod, triple);
+      LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+      LLVMSetModuleDataLayout(llmod, layout);
+      LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+      LLVMErrorRef perr = LLVMRunPasses(llmod, "default<O2>", tm, opts);
+      if (perr) {
+        char *msg = LLVMGetErrorMessage(perr);
+        fprintf(stderr, "fa-compile: LLVM optimization failed: %s\n", msg);
+        LLVMDisposeErrorMessage(msg);
+      } else if (LLVMTargetMachineEmitToFile(tm, llmod, path, LLVMObjectFile, &err)) {
+        fprintf(stderr, "fa-compile: cannot write %s: %s\n", path, err);
+      } else {
+        ok = true;
+      }
+      LLVMDisposePassBuilderOptions(opts);
+      LLVMDisposeTargetData(layout);
+      LLVMDisposeTargetMachine(tm);
+    }
+    LLVMDisposeMessage(err);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeModule(llmod);
+  }
+  LLVMContextDispose(llctx);
+  return ok;
+}
+
+/* cc -shared OBJ -o OUT, against the runtime (GPU) or MLIR's runner utils
+ * (CPU: memrefCopy), with an rpath of $ORIGIN and the library's directory. */
+static bool linkShared(const char *object, const char *output, const char *runtime) {
+  char libFlag[256], rpath[1024], libDir[1024];
+  const char *dir = runtime ? FA_RUNTIME_DIR : FA_LLVM_LIB_DIR;
+  snprintf(libDir, sizeof libDir, "-L%s", dir);
+  snprintf(libFlag, sizeof libFlag, "-l%s", runtime ? runtime : "mlir_c_runner_utils");
+  snprintf(rpath, sizeof rpath, "-Wl,-rpath,$ORIGIN:%s", dir);
+  char *argv[] = {"cc", "-shared", "-o", (char *)output, (char *)object, libDir, libFlag,
+                  rpath, "-lm", NULL};
+  pid_t pid;
+  int status = 0;
+  if (posix_spawnp(&pid, "cc", NULL, NULL, argv, environ) != 0 ||
+      waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "fa-compile: linking %s failed (cc)\n", output);
+    return false;
+  }
+  return true;
+}
+
+static bool endsWith(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int compileModule(MlirContext ctx, const FaSource *source, const CompileOptions *o) {
+  char pipeline[256];
+  const char *runtime;
+  if (!targetPipeline(o->target, pipeline, sizeof pipeline, &runtime))
+    return 2;
+  bool shared = endsWith(o->output, ".so");
+  if (!shared && !endsWith(o->output, ".o")) {
+    fprintf(stderr, "fa-compile: the output must end in .o or .so\n");
+    return 2;
+  }
+  MlirModule module = mlirModuleCreateParse(
+      ctx, mlirStringRefCreate(source->data, source->size));
+  if (mlirModuleIsNull(module))
+    return 1;
+  MlirOperation op = mlirModuleGetOperation(module);
+  markEntryPoints(op, false);
+  bool ok = true;
+  if (o->exportKernels) {
+    bool gpu = runtime != NULL;
+    ok = runPipeline(op, gpu ? "fa-verify,fa-fuse-attention,fa-lower-attention{target=gpu}"
+                             : "fa-verify,fa-fuse-attention,fa-lower-attention{target=cpu}");
+    if (ok)
+      markEntryPoints(op, true);
+  }
+  ok = ok && runPipeline(op, pipeline);
+  char object[1100];
+  snprintf(object, sizeof object, "%s%s", o->output, shared ? ".tmp.o" : "");
+  ok = ok && emitObject(op, object);
+  if (ok && shared) {
+    ok = linkShared(object, o->output, runtime);
+    unlink(object);
+  }
+  mlirModuleDestroy(module);
+  return ok ? 0 : 1;
+}
+
+int faCompileMain(int argc, char **argv) {
+  CompileOptions o;
+  if (!parseArgs(argc, argv, &o))
+    return 2;
+  FaSource source;
+  if (!faSourceRead(o.input, &source))
+    return 2;
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllLLVMTranslations(ctx);
+  mlirRegisterAllPasses();
+  FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
+  int status = 2;
+  if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx)))
+    status = compileModule(ctx, &source, &o);
+  faDiagnosticsDestroy(diags);
+  mlirContextDestroy(ctx);
+  faSourceDestroy(&source);
+  return status;
+}

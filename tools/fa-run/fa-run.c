@@ -1,0 +1,190 @@
+/* fa-run MODEL.so DIR [--tol-scale=X]: runs every function that
+ * `fa-check --save=DIR` recorded, from a library built by fa-compile, on the
+ * recorded inputs, and compares each output with the recorded CPU reference
+ * (fa-check's tolerances). Needs no MLIR: it runs where only the GPU driver
+ * is. Exit 0: all agree; 1: an output disagrees; 2: could not run (bad
+ * files, missing function, GPU runtime failure). */
+#include "Tensors.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*Entry)();
+
+/* Calls `f` with `n` pointer arguments (MLIR's C interface passes only
+ * pointers: the result struct first, then one descriptor per input). */
+static bool callEntry(Entry f, void **a, int n) {
+  switch (n) {
+#define A(i) a[i]
+  case 1: ((void (*)(void *))f)(A(0)); break;
+  case 2: ((void (*)(void *, void *))f)(A(0), A(1)); break;
+  case 3: ((void (*)(void *, void *, void *))f)(A(0), A(1), A(2)); break;
+  case 4: ((void (*)(void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3)); break;
+  case 5: ((void (*)(void *, void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3), A(4)); break;
+  case 6:
+    ((void (*)(void *, void *, void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3), A(4),
+                                                                  A(5));
+    break;
+  case 7:
+    ((void (*)(void *, void *, void *, void *, void *, void *, void *))f)(
+        A(0), A(1), A(2), A(3), A(4), A(5), A(6));
+    break;
+  case 8:
+    ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))f)(
+        A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7));
+    break;
+  default:
+    return false;
+#undef A
+  }
+  return true;
+}
+
+static Elt eltNamed(const char *s) {
+  for (int e = 0; e < ELT_BAD; ++e)
+    if (!strcmp(kEltNames[e], s))
+      return (Elt)e;
+  return ELT_BAD;
+}
+
+/* Reads one "in|out K ELT RANK sizes... FILE" line and the file's data. */
+static void *readTensor(FILE *m, const char *dir, TensorInfo *info) {
+  char kind[8], elt[8], file[512], path[1024];
+  int k;
+  if (fscanf(m, "%7s %d %7s %d", kind, &k, elt, &info->rank) != 4 || info->rank > 8)
+    return NULL;
+  info->elt = eltNamed(elt);
+  info->numElements = 1;
+  for (int d = 0; d < info->rank; ++d) {
+    long s;
+    if (fscanf(m, "%ld", &s) != 1)
+      return NULL;
+    info->sizes[d] = s;
+    info->numElements *= s;
+  }
+  if (fscanf(m, "%511s", file) != 1 || info->elt == ELT_BAD)
+    return NULL;
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  size_t bytes = (size_t)info->numElements * kEltBytes[info->elt];
+  void *data = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f || posix_memalign(&data, 4096, bytes ? bytes : 1) != 0 ||
+      fread(data, 1, bytes, f) != bytes) {
+    fprintf(stderr, "fa-run: cannot read %s\n", path);
+    free(data);
+    data = NULL;
+  }
+  if (f)
+    fclose(f);
+  return data;
+}
+
+/* Packs result descriptors as the callee writes them. */
+static void packResult(Results *r, int i, void *data) {
+  char *p = r->storage;
+  for (int k = 0; k < i; ++k)
+    p += descBytes(r->info[k].rank);
+  Desc d;
+  descInit(&d, &r->info[i], data);
+  memcpy(p, &d, descBytes(r->info[i].rank));
+}
+
+static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int numIn,
+                   int numOut, double tolScale) {
+  TensorInfo info;
+  Desc inputs[8];
+  void *inData[8] = {0}, *refData[8] = {0}, *args[9];
+  Results ref = {numOut, {{0}}, NULL}, got = ref;
+  int status = 2, n = 0;
+  bool ok = numIn + (numOut > 0) <= 8 && numOut <= 8;
+  for (int i = 0; i < numIn && ok; ++i) {
+    ok = (inData[i] = readTensor(m, dir, &info)) != NULL;
+    if (ok)
+      descInit(&inputs[i], &info, inData[i]);
+  }
+  for (int i = 0; i < numOut && ok; ++i)
+    ok = (refData[i] = readTensor(m, dir, &ref.info[i])) != NULL;
+  char symbol[300];
+  snprintf(symbol, sizeof symbol, "_mlir_ciface_%s", name);
+  Entry entry = ok ? (Entry)dlsym(lib, symbol) : NULL;
+  if (ok && !entry)
+    fprintf(stderr, "fa-run: the library has no %s\n", symbol);
+  if (entry) {
+    size_t bytes = 0;
+    for (int i = 0; i < numOut; ++i)
+      bytes += descBytes(ref.info[i].rank);
+    memcpy(got.info, ref.info, sizeof ref.info);
+    ref.storage = calloc(1, bytes + 8);
+    got.storage = calloc(1, bytes + 8);
+    for (int i = 0; i < numOut; ++i)
+      packResult(&ref, i, refData[i]);
+    if (numOut)
+      args[n++] = got.storage;
+    for (int i = 0; i < numIn; ++i)
+      args[n++] = &inputs[i];
+    callEntry(entry, args, n);
+    int (*getStatus)(void) = (int (*)(void))dlsym(lib, "faRuntimeGetStatus");
+    const char *(*getMessage)(void) = (const char *(*)(void))dlsym(lib, "faRuntimeGetErrorMessage");
+    if (getStatus && getStatus() != 0) {
+      printf("%s: GPU runtime error: %s\n", name, getMessage ? getMessage() : "?");
+    } else {
+      status = 0;
+      for (int i = 0; i < numOut; ++i)
+        if (!compareOutput(name, i, &ref, &got, tolScale))
+          status = 1;
+    }
+  }
+  free(ref.storage);
+  free(got.storage);
+  for (int i = 0; i < 8; ++i) {
+    free(inData[i]);
+    free(refData[i]);
+  }
+  return status;
+}
+
+int main(int argc, char **argv) {
+  double tolScale = 1;
+  const char *libPath = NULL, *dir = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (!strncmp(argv[i], "--tol-scale=", 12))
+      tolScale = strtod(argv[i] + 12, NULL);
+    else if (!libPath)
+      libPath = argv[i];
+    else
+      dir = argv[i];
+  }
+  if (!libPath || !dir) {
+    fprintf(stderr, "usage: fa-run MODEL.so DIR [--tol-scale=X]\n"
+                    "DIR holds what fa-check --save=DIR wrote.\n");
+    return 2;
+  }
+  void *lib = dlopen(libPath, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "fa-run: cannot load %s: %s\n", libPath, dlerror());
+    return 2;
+  }
+  char path[1024];
+  snprintf(path, sizeof path, "%s/manifest.txt", dir);
+  FILE *m = fopen(path, "r");
+  if (!m) {
+    fprintf(stderr, "fa-run: cannot read %s\n", path);
+    return 2;
+  }
+  char word[16], name[256];
+  int numIn, numOut, worst = 0, counts[3] = {0};
+  while (fscanf(m, "%15s %255s %d %d", word, name, &numIn, &numOut) == 4 &&
+         !strcmp(word, "func")) {
+    int s = runFunc(lib, m, dir, name, numIn, numOut, tolScale);
+    ++counts[s];
+    worst = s > worst ? s : worst;
+    if (s == 2)
+      break; /* the manifest position is unknown after a failure */
+  }
+  fclose(m);
+  printf("fa-run: %d functions: %d agree, %d disagree, %d could not run\n",
+         counts[0] + counts[1] + counts[2], counts[0], counts[1], counts[2]);
+  return worst;
+}
