@@ -23,6 +23,9 @@ void faRuntimeClearStatus(void);
 /// Milliseconds between two events made by mgpuEventCreate and recorded with
 /// mgpuEventRecord (the end event must have completed); -1 on failure.
 float faRuntimeEventElapsedMs(void *start, void *end);
+/// Makes generated host code use `stream` (from mgpuStreamCreate) instead of
+/// creating and destroying its own; NULL restores that. For timing with events.
+void faRuntimeSetStream(void *stream);
 /// Name of the driver behind this runtime ("cuda" or "hip").
 const char *faRuntimeGetBackendName(void);
 

@@ -241,13 +241,13 @@ static bool runFunc(MlirExecutionEngine jit, const char *name, Desc *inputs, int
 }
 
 
-/* Appends one tensor line to the manifest and writes its elements,
+/* Appends one output line to the manifest and writes its elements,
  * contiguous, to DIR/FUNC.KIND.I.bin. */
 static bool saveTensor(FILE *manifest, const char *dir, const char *func, const char *kind,
                        int i, const TensorInfo *info, const char *data, int64_t offset,
                        const int64_t *strides) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.%s.%d.bin", dir, func, kind, i);
+  char path[2048];
+  snprintf(path, sizeof path, "%.1500s/%.200s.%s.%d.bin", dir, func, kind, i);
   FILE *f = fopen(path, "wb");
   if (!f) {
     fprintf(stderr, "fa-check: cannot write %s\n", path);
@@ -272,7 +272,7 @@ static bool saveTensor(FILE *manifest, const char *dir, const char *func, const 
 }
 
 /* --save: the inputs and the reference's outputs of one function. */
-static bool saveFunc(const CheckOptions *o, const char *func, const Desc *inputs,
+static bool saveFunc(const CheckOptions *o, const char *func, const uint64_t *genStates,
                      const TensorInfo *inInfo, int numInputs, const Results *ref) {
   char path[1024];
   snprintf(path, sizeof path, "%s/manifest.txt", o->saveDir);
@@ -283,9 +283,15 @@ static bool saveFunc(const CheckOptions *o, const char *func, const Desc *inputs
   }
   fprintf(m, "func %s %d %d\n", func, numInputs, ref->numResults);
   bool ok = true;
-  for (int i = 0; i < numInputs && ok; ++i)
-    ok = saveTensor(m, o->saveDir, func, "in", i, &inInfo[i], inputs[i].aligned,
-                    inputs[i].words[0], &inputs[i].words[1 + inInfo[i].rank]);
+  /* Inputs are recorded as how to regenerate them (fa-run uses the same
+   * generator), which keeps model weights out of the files. */
+  for (int i = 0; i < numInputs; ++i) {
+    fprintf(m, "in %d %s %d", i, kEltNames[inInfo[i].elt], inInfo[i].rank);
+    for (int d = 0; d < inInfo[i].rank; ++d)
+      fprintf(m, " %ld", (long)inInfo[i].sizes[d]);
+    fprintf(m, " gen %llu %ld %.17g %d\n", (unsigned long long)genStates[i], (long)o->intMax,
+            o->inputScale, (int)((o->binaryArgs >> i) & 1));
+  }
   for (int i = 0; i < ref->numResults && ok; ++i) {
     const char *data;
     int64_t offset;
@@ -308,6 +314,7 @@ static int checkFunc(const PublicFunc *f, MlirExecutionEngine ref, MlirExecution
   }
   Desc inputs[32];
   TensorInfo inInfo[32];
+  uint64_t genStates[32];
   void *data[32];
   Results r0 = {(int)numResults, {{0}}, NULL}, r1 = r0;
   for (intptr_t i = 0; i < numInputs; ++i) {
@@ -320,6 +327,7 @@ static int checkFunc(const PublicFunc *f, MlirExecutionEngine ref, MlirExecution
       return 2;
     }
     inInfo[i] = info;
+    genStates[i] = *state;
     data[i] = randomBuffer(&info, state, o->intMax, o->inputScale, (o->binaryArgs >> i) & 1);
     descInit(&inputs[i], &info, data[i]);
   }
@@ -334,7 +342,7 @@ static int checkFunc(const PublicFunc *f, MlirExecutionEngine ref, MlirExecution
   if (runFunc(ref, f->name, inputs, (int)numInputs, &r0) &&
       runFunc(got, f->name, inputs, (int)numInputs, &r1)) {
     status = 0;
-    if (o->saveDir && !saveFunc(o, f->name, inputs, inInfo, (int)numInputs, &r0))
+    if (o->saveDir && !saveFunc(o, f->name, genStates, inInfo, (int)numInputs, &r0))
       status = 2;
     for (int i = 0; i < (int)numResults; ++i)
       if (!compareOutput(f->name, i, &r0, &r1, o->tolScale))

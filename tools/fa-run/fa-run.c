@@ -17,27 +17,32 @@ typedef void (*Entry)();
  * pointers: the result struct first, then one descriptor per input). */
 static bool callEntry(Entry f, void **a, int n) {
   switch (n) {
-#define A(i) a[i]
-  case 1: ((void (*)(void *))f)(A(0)); break;
-  case 2: ((void (*)(void *, void *))f)(A(0), A(1)); break;
-  case 3: ((void (*)(void *, void *, void *))f)(A(0), A(1), A(2)); break;
-  case 4: ((void (*)(void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3)); break;
-  case 5: ((void (*)(void *, void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3), A(4)); break;
-  case 6:
-    ((void (*)(void *, void *, void *, void *, void *, void *))f)(A(0), A(1), A(2), A(3), A(4),
-                                                                  A(5));
-    break;
-  case 7:
-    ((void (*)(void *, void *, void *, void *, void *, void *, void *))f)(
-        A(0), A(1), A(2), A(3), A(4), A(5), A(6));
-    break;
-  case 8:
-    ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))f)(
-        A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7));
-    break;
+  case 1: ((void (*)(void *))f)(a[0]); break;
+  case 2: ((void (*)(void *, void *))f)(a[0], a[1]); break;
+  case 3: ((void (*)(void *, void *, void *))f)(a[0], a[1], a[2]); break;
+  case 4: ((void (*)(void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3]); break;
+  case 5: ((void (*)(void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4]); break;
+  case 6: ((void (*)(void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5]); break;
+  case 7: ((void (*)(void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); break;
+  case 8: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+  case 9: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+  case 10: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); break;
+  case 11: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
+  case 12: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
+  case 13: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+  case 14: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+  case 15: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14]); break;
+  case 16: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]); break;
+  case 17: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16]); break;
+  case 18: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17]); break;
+  case 19: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18]); break;
+  case 20: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19]); break;
+  case 21: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20]); break;
+  case 22: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21]); break;
+  case 23: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]); break;
+  case 24: ((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))f)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]); break;
   default:
     return false;
-#undef A
   }
   return true;
 }
@@ -66,6 +71,22 @@ static void *readTensor(FILE *m, const char *dir, TensorInfo *info) {
   }
   if (fscanf(m, "%511s", file) != 1 || info->elt == ELT_BAD)
     return NULL;
+  if (!strcmp(file, "gen")) { /* regenerate fa-check's input */
+    unsigned long long state;
+    long intMax;
+    double scale;
+    int binary;
+    if (fscanf(m, "%llu %ld %lf %d", &state, &intMax, &scale, &binary) != 4)
+      return NULL;
+    uint64_t st = state;
+    void *data = randomBuffer(info, &st, intMax, scale, binary != 0);
+    void *aligned = NULL;
+    size_t bytes = (size_t)info->numElements * kEltBytes[info->elt];
+    if (posix_memalign(&aligned, 4096, bytes ? bytes : 1) == 0)
+      memcpy(aligned, data, bytes);
+    free(data);
+    return aligned;
+  }
   snprintf(path, sizeof path, "%s/%s", dir, file);
   size_t bytes = (size_t)info->numElements * kEltBytes[info->elt];
   void *data = NULL;
@@ -94,11 +115,13 @@ static void packResult(Results *r, int i, void *data) {
 static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int numIn,
                    int numOut, double tolScale) {
   TensorInfo info;
-  Desc inputs[8];
-  void *inData[8] = {0}, *refData[8] = {0}, *args[9];
+  Desc inputs[23];
+  void *inData[23] = {0}, *refData[8] = {0}, *args[24];
   Results ref = {numOut, {{0}}, NULL}, got = ref;
   int status = 2, n = 0;
-  bool ok = numIn + (numOut > 0) <= 8 && numOut <= 8;
+  bool ok = numIn + (numOut > 0) <= 24 && numIn <= 23 && numOut <= 8;
+  if (!ok)
+    fprintf(stderr, "fa-run: %s: too many inputs or results\n", name);
   for (int i = 0; i < numIn && ok; ++i) {
     ok = (inData[i] = readTensor(m, dir, &info)) != NULL;
     if (ok)
@@ -138,10 +161,10 @@ static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int nu
   }
   free(ref.storage);
   free(got.storage);
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 23; ++i)
     free(inData[i]);
+  for (int i = 0; i < 8; ++i)
     free(refData[i]);
-  }
   return status;
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds, here (with MLIR), everything the GPU correctness run needs, into
+# gpu-run/: the runtime, fa-run, fa-bench, each test input compiled for sm_90
+# by fa-compile, and fa-check's CPU inputs and reference outputs beside it.
+# Then scripts/gpu_check.sh runs it on the GPU machine (no MLIR there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${FA_BUILD_DIR:-build}
+OUT=gpu-run
+rm -rf $OUT && mkdir -p $OUT/cases
+cp $B/lib/libfa_rt_cuda.so $B/tools/fa-run $B/tools/fa-bench $OUT/
+# One module per case: split multi-chunk inputs.
+split() { # FILE PREFIX
+  python3 - "$1" "$2" <<'PY'
+import sys, re
+text = open(sys.argv[1]).read()
+for i, chunk in enumerate(re.split(r"^// -----.*$", text, flags=re.M)):
+    if "func.func" in chunk:
+        open(f"{sys.argv[2]}_{i}.mlir", "w").write(chunk)
+PY
+}
+T=$OUT/src && mkdir -p $T
+for f in test/Transforms/fuse/linalg-named.mlir test/Transforms/fuse/spellings.mlir \
+         test/Transforms/fuse/masks.mlir; do split $f $T/$(basename $f .mlir); done
+cp examples/attention_*.mlir $T/
+for m in bert_layer gpt2_block llama_block; do
+  cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
+  cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
+done
+python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1
+split $T/sweep.mlir $T/sweep && rm $T/sweep.mlir
+for f in $T/*.mlir; do
+  name=$(basename $f .mlir); dir=$OUT/cases/$name; mkdir -p $dir
+  extra=""
+  case $name in model_*) extra="--input-scale=0.1";; esac
+  case $name in model_bert*) extra="$extra --binary-arg=1";; esac
+  $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
+  $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
+done
+$B/tools/fa-compile --export-kernels --target=sm_90 bench/attention_bench.mlir -o $OUT/bench_kernels.so
+rm -rf $T
+du -sh $OUT
