@@ -3,6 +3,7 @@
 # with fa-run and compares with the CPU reference; then compute-sanitizer
 # memcheck and racecheck on a few attention cases. Prints a summary.
 cd "$(dirname "$0")/../gpu-run"
+export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 pass=0; fail=0; failed=""
 for dir in cases/*/; do
   name=$(basename $dir)
