@@ -67,8 +67,10 @@ FA_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 FA_RT_EXPORT void mgpuModuleUnload(void *module) {
-  if (module && ready())
-    failed(faRtGetDriver()->moduleUnload(module), "unloading a GPU module");
+  /* Runs from library destructors, possibly after the driver shut down at
+   * exit: nothing to report then. */
+  if (module && gOpen && faRtGetDriver()->bindThread() == 0)
+    faRtGetDriver()->moduleUnload(module);
 }
 
 FA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {

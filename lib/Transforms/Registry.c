@@ -147,7 +147,8 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
   char text[4096];
   snprintf(text, sizeof text,
            FA_GPU_PREFIX "nvvm-attach-target{chip=%s O=3},"
-           "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),"
+           "gpu.module(convert-scf-to-cf,math-expand-ops{ops=fpowi},convert-gpu-to-nvvm,"
+           "reconcile-unrealized-casts),"
            "gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
            "", chip, cuda);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
