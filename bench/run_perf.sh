@@ -5,6 +5,7 @@
 set -uo pipefail
 RUN=$1; OUT=$2
 cd "$(dirname "$0")/.."
+export LD_LIBRARY_PATH=$PWD/$RUN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/device.txt
 $RUN/fa-bench $RUN/bench_kernels.so --csv=$OUT/fa_bench.csv --budget-s=${FA_BENCH_BUDGET:-10} | tee $OUT/fa_bench.txt
 timeout 420 python3 $RUN/anchors.py 2>&1 | tee $OUT/anchors.txt
