@@ -180,23 +180,8 @@ static int collectFuncs(MlirOperation module, PublicFunc *out, int max) {
   return n;
 }
 
-static void printError(MlirStringRef s, void *userData) {
-  fwrite(s.data, 1, s.length, stderr);
-}
-
 static MlirExecutionEngine compile(MlirOperation module, const char *pipeline) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      ctx, mlirStringRefCreateFromCString("builtin.module"));
-  char text[4096];
-  snprintf(text, sizeof text, "builtin.module(%s)", pipeline);
-  MlirLogicalResult ok = faParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                                             mlirStringRefCreateFromCString(text),
-                                             printError, NULL);
-  if (mlirLogicalResultIsSuccess(ok))
-    ok = mlirPassManagerRunOnOp(pm, module);
-  mlirPassManagerDestroy(pm);
-  if (mlirLogicalResultIsFailure(ok)) {
+  if (!faModuleRunPipeline(module, pipeline)) {
     fprintf(stderr, "fa-check: %s failed on the model\n", pipeline);
     return (MlirExecutionEngine){NULL};
   }
@@ -391,13 +376,7 @@ static bool decomposeSoftmax(MlirOperation module) {
   if (!ok)
     return false;
   mlirOperationSetAttributeByName(module, attr, mlirUnitAttrGet(ctx));
-  MlirPassManager pm = mlirPassManagerCreateOnOperation(
-      ctx, mlirStringRefCreateFromCString("builtin.module"));
-  ok = mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
-           mlirPassManagerGetAsOpPassManager(pm),
-           mlirStringRefCreateFromCString("transform-interpreter"), printError, NULL)) &&
-       mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
-  mlirPassManagerDestroy(pm);
+  ok = faModuleRunPipeline(module, "transform-interpreter");
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   MlirOperation last = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -453,12 +432,7 @@ int faCheckMain(int argc, char **argv) {
   FaSource source;
   if (!faSourceRead(o.path, &source))
     return 2;
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllLLVMTranslations(ctx);
-  mlirRegisterAllPasses();
+  MlirContext ctx = faToolContextCreate();
   FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
   int status = 2;
   if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx))) {

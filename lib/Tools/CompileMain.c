@@ -13,8 +13,6 @@
 #include "fa-c/Passes.h"
 
 #include "mlir-c/BuiltinAttributes.h"
-#include "mlir-c/Pass.h"
-#include "mlir-c/RegisterEverything.h"
 #include "mlir-c/Target/LLVMIR.h"
 
 #include <llvm-c/Core.h>
@@ -91,25 +89,6 @@ static bool targetPipeline(const char *target, char *pipeline, size_t size,
     return false;
   }
   return true;
-}
-
-static void printError(MlirStringRef s, void *userData) {
-  fprintf(stderr, "%.*s", (int)s.length, s.data);
-}
-
-static bool runPipeline(MlirOperation module, const char *pipeline) {
-  MlirContext ctx = mlirOperationGetContext(module);
-  MlirPassManager pm =
-      mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-  char text[512];
-  snprintf(text, sizeof text, "builtin.module(%s)", pipeline);
-  MlirLogicalResult ok = faParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                                             mlirStringRefCreateFromCString(text), printError,
-                                             NULL);
-  if (mlirLogicalResultIsSuccess(ok))
-    ok = mlirPassManagerRunOnOp(pm, module);
-  mlirPassManagerDestroy(pm);
-  return mlirLogicalResultIsSuccess(ok);
 }
 
 /* Marks the top-level functions with a body as C-interface entry points;
@@ -226,12 +205,12 @@ static int compileModule(MlirContext ctx, const FaSource *source, const CompileO
   bool ok = true;
   if (o->exportKernels) {
     bool gpu = runtime != NULL;
-    ok = runPipeline(op, gpu ? "fa-verify,fa-fuse-attention,fa-lower-attention{target=gpu}"
+    ok = faModuleRunPipeline(op, gpu ? "fa-verify,fa-fuse-attention,fa-lower-attention{target=gpu}"
                              : "fa-verify,fa-fuse-attention,fa-lower-attention{target=cpu}");
     if (ok)
       markEntryPoints(op, true);
   }
-  ok = ok && runPipeline(op, pipeline);
+  ok = ok && faModuleRunPipeline(op, pipeline);
   char object[1100];
   snprintf(object, sizeof object, "%s%s", o->output, shared ? ".tmp.o" : "");
   ok = ok && emitObject(op, object);
@@ -250,12 +229,7 @@ int faCompileMain(int argc, char **argv) {
   FaSource source;
   if (!faSourceRead(o.input, &source))
     return 2;
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllLLVMTranslations(ctx);
-  mlirRegisterAllPasses();
+  MlirContext ctx = faToolContextCreate();
   FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
   int status = 2;
   if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx)))

@@ -56,4 +56,13 @@ void faDiagnosticsBeginChunk(FaDiagnostics *d, const FaChunk *chunk);
 bool faDiagnosticsEndChunk(FaDiagnostics *d);
 void faDiagnosticsDestroy(FaDiagnostics *d);
 
+/* --- ToolSupport.c: shared by fa-check and fa-compile ----------------------- */
+
+/* A context with all dialects, LLVM translations and passes registered. */
+MlirContext faToolContextCreate(void);
+
+/* Runs `pipeline` (pass-pipeline text inside builtin.module(...), ours and
+ * upstream's) on `module`; errors go to stderr. */
+bool faModuleRunPipeline(MlirOperation module, const char *pipeline);
+
 #endif

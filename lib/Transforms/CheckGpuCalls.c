@@ -60,9 +60,5 @@ static const FaPassDef kCheckGpuCallsPass = {
 MlirPass faGpuCheckCallsPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData) {
-  if (options.length != 0) {
-    faPassReportBadOptions(options, errorCallback, userData);
-    return (MlirPass){NULL};
-  }
-  return faPassCreateOwned(&kCheckGpuCallsPass, NULL, 0);
+  return faPassCreateWithoutOptions(&kCheckGpuCallsPass, options, errorCallback, userData);
 }

@@ -68,9 +68,5 @@ static const FaPassDef kExpandErfPass = {
 MlirPass faExpandErfPassCreateFromOptions(MlirStringRef options,
                                           MlirStringCallback errorCallback,
                                           void *userData) {
-  if (options.length != 0) {
-    faPassReportBadOptions(options, errorCallback, userData);
-    return (MlirPass){NULL};
-  }
-  return faPassCreateOwned(&kExpandErfPass, NULL, 0);
+  return faPassCreateWithoutOptions(&kExpandErfPass, options, errorCallback, userData);
 }

@@ -132,9 +132,5 @@ static const FaPassDef kGpuHostMemoryPass = {
 MlirPass faGpuHostMemoryPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData) {
-  if (options.length != 0) {
-    faPassReportBadOptions(options, errorCallback, userData);
-    return (MlirPass){NULL};
-  }
-  return faPassCreateOwned(&kGpuHostMemoryPass, NULL, 0);
+  return faPassCreateWithoutOptions(&kGpuHostMemoryPass, options, errorCallback, userData);
 }

@@ -145,3 +145,12 @@ bool faPassParseOptions(MlirStringRef options, const FaPassOption *opts,
   }
   return true;
 }
+
+MlirPass faPassCreateWithoutOptions(const FaPassDef *def, MlirStringRef options,
+                                    MlirStringCallback errorCallback, void *userData) {
+  if (options.length != 0) {
+    faPassReportBadOptions(options, errorCallback, userData);
+    return (MlirPass){NULL};
+  }
+  return faPassCreateOwned(def, NULL, 0);
+}

@@ -33,6 +33,11 @@ extern const FaDialectHandleFn faLoweringDialects[];
 MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
                            size_t stateSize);
 
+/* Creates a pass of `def` that takes no options and no state; any `options`
+ * are reported through `errorCallback` and give a null pass. */
+MlirPass faPassCreateWithoutOptions(const FaPassDef *def, MlirStringRef options,
+                                    MlirStringCallback errorCallback, void *userData);
+
 /* Reports `options` as not understood through `errorCallback`. */
 void faPassReportBadOptions(MlirStringRef options,
                             MlirStringCallback errorCallback, void *userData);

@@ -23,9 +23,5 @@ MlirPass faCreateVerifyPassOwned(void) {
 MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,
                                        MlirStringCallback errorCallback,
                                        void *userData) {
-  if (options.length != 0) {
-    faPassReportBadOptions(options, errorCallback, userData);
-    return (MlirPass){NULL};
-  }
-  return faCreateVerifyPassOwned();
+  return faPassCreateWithoutOptions(&kVerifyPass, options, errorCallback, userData);
 }

@@ -1,0 +1,39 @@
+/* What the fa-check and fa-compile drivers share: a context with every
+ * dialect, translation and pass registered and the fa dialect loaded, and
+ * running a textual pipeline on a module. */
+#include "Tools.h"
+
+#include "fa-c/Dialect.h"
+#include "fa-c/Passes.h"
+
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+
+static void printError(MlirStringRef s, void *userData) {
+  fwrite(s.data, 1, s.length, stderr);
+}
+
+MlirContext faToolContextCreate(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllLLVMTranslations(ctx);
+  mlirRegisterAllPasses();
+  return ctx;
+}
+
+bool faModuleRunPipeline(MlirOperation module, const char *pipeline) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirPassManager pm =
+      mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  char text[4096];
+  snprintf(text, sizeof text, "builtin.module(%s)", pipeline);
+  MlirLogicalResult ok = faParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                             mlirStringRefCreateFromCString(text), printError,
+                                             NULL);
+  if (mlirLogicalResultIsSuccess(ok))
+    ok = mlirPassManagerRunOnOp(pm, module);
+  mlirPassManagerDestroy(pm);
+  return mlirLogicalResultIsSuccess(ok);
+}
