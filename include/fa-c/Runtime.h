@@ -4,6 +4,10 @@
 |* that MLIR's gpu-to-llvm host code calls. Those return no status, so every  *|
 |* failure is printed to stderr once and recorded here; after a failure, the  *|
 |* runtime launches nothing more until the status is cleared.                 *|
+|*                                                                            *|
+|* Environment: FA_GPU_DEVICE=N picks the device (default 0);                 *|
+|* FA_RUNTIME_DRIVER=PATH loads that driver library instead of the vendor's   *|
+|* default names (a driver outside the loader's path, or a test double).      *|
 \*===----------------------------------------------------------------------===*/
 #ifndef FA_C_RUNTIME_H
 #define FA_C_RUNTIME_H

@@ -1,8 +1,9 @@
 /* MLIR's GPU runtime ABI (the mgpu* functions gpu-to-llvm's host code and the
  * gpu.binary translation call), implemented once over an FaRtDriver. The ABI
  * returns no status: failures are printed and recorded (fa-c/Runtime.h), and
- * after one the runtime launches nothing. Allocation failures return zeroed
- * host memory so the host code never dereferences NULL. */
+ * after one the runtime launches nothing and allocations return zeroed host
+ * memory (also when the allocation itself failed), so host code goes on
+ * safely to its end. */
 #include "Driver.h"
 #include "RuntimeSupport.h"
 
@@ -166,6 +167,11 @@ static pthread_mutex_t gFallbackLock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *fallbackAlloc(size_t bytes) {
   void *p = calloc(1, bytes ? bytes : 1);
+  if (!p) {
+    faRtFail(-1, "no host memory for a %llu-byte stand-in buffer either",
+             (unsigned long long)bytes);
+    return NULL;
+  }
   pthread_mutex_lock(&gFallbackLock);
   for (int i = 0; i < FA_RT_MAX_FALLBACK; ++i)
     if (!gFallback[i]) {
@@ -194,7 +200,7 @@ FA_RT_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
   if (bytes == 0)
     return NULL;
   void *p = NULL;
-  if (!ready())
+  if (faRtFailed() || !ready())
     return fallbackAlloc(bytes);
   int r = faRtGetDriver()->memAlloc(&p, bytes, hostShared);
   if (r) {

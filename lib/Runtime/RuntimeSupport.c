@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t gLock = PTHREAD_MUTEX_INITIALIZER;
@@ -55,6 +56,10 @@ FA_RT_EXPORT void faRuntimeClearStatus(void) {
 }
 
 bool faRtOpenDriver(const char *const *names, const FaRtSymbol *symbols, size_t numSymbols) {
+  const char *override = getenv("FA_RUNTIME_DRIVER");
+  const char *const onlyOverride[] = {override, NULL};
+  if (override && *override)
+    names = onlyOverride;
   const char *tried = names[0];
   for (const char *const *n = names; *n; ++n) {
     void *lib = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
@@ -101,6 +106,8 @@ typedef struct {
 } UnrankedMemRef;
 
 FA_RT_EXPORT void memrefCopy(int64_t elementSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
+  if (faRtFailed())
+    return; /* buffers may be stand-ins (or NULL) after a failed allocation */
   int64_t rank = src->rank;
   const char *sd = src->descriptor, *dd = dst->descriptor;
   char *sBase, *dBase;

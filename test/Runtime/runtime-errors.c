@@ -1,0 +1,205 @@
+/* The runtime's failure modes through MLIR's mgpu* ABI, as generated host
+ * code calls it: each scenario prints the recorded status and message and
+ * what the runtime does next. Here both runtimes (CUDA and HIP) run over a
+ * test double of the driver (Inputs/fake-gpu-driver.c, loaded through
+ * FA_RUNTIME_DRIVER); gpu-runtime-errors.test runs the same program on a real
+ * GPU.
+ *
+ * Exit status 0: the scenario went as a test expects it to (run: no failure;
+ * every other scenario: a failure was recorded).
+ *
+ * No driver library, a driver without an entry point, no device, a device
+ * that is not there:
+// RUN: env FA_RUNTIME_DRIVER=%t.nowhere/libcuda.so.1 fa-rt-errors-cuda open 2>&1 | FileCheck %s --check-prefix=NODRIVER
+// NODRIVER: fa-runtime (cuda): error: cannot load the GPU driver library {{.*}}nowhere/libcuda.so.1
+// NODRIVER: open: status -1: cannot load the GPU driver library
+// NODRIVER: then: stand-in buffer zeroed, launch skipped
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu_old fa-rt-errors-cuda open 2>&1 | FileCheck %s --check-prefix=OLD
+// OLD: open: status -1: {{.*}}fake-gpu-driver-old.so has no symbol cuMemHostRegister_v2 (driver too old?)
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_DEVICES=0 fa-rt-errors-cuda open 2>&1 | FileCheck %s --check-prefix=NODEV
+// NODEV: open: status -1: no CUDA device found
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuInit:100 fa-rt-errors-cuda open 2>&1 | FileCheck %s --check-prefix=INIT
+// INIT: open: status 100: cuInit failed (100): no usable NVIDIA driver or GPU
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FA_GPU_DEVICE=3 fa-rt-errors-cuda open 2>&1 | FileCheck %s --check-prefix=BADDEV
+// BADDEV: open: status -1: CUDA device 3 requested, 1 present
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_DEVICES=2 FA_GPU_DEVICE=3 fa-rt-errors-hip open 2>&1 | FileCheck %s --check-prefix=HIPBADDEV
+// HIPBADDEV: open: status -1: HIP device 3 requested, 2 present
+ *
+ * Success: the launch reaches the driver with its geometry; nothing failed.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda run %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip run %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=OK
+// OK-NOT: error
+// OK: fake-gpu: {{cuLaunchKernel|hipModuleLaunchKernel}} grid (1,1,1) block (256,1,1) smem 0
+// OK: run: status 0
+ *
+ * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
+// BADBIN: bad-binary: status 218: loading a GPU module failed: CUDA_ERROR_INVALID_PTX (218)
+// BADBIN-NEXT: fake-ptxas: line 1: syntax error
+// BADBIN-NOT: fake-gpu: cuLaunchKernel
+// BADBIN: then: stand-in buffer zeroed, launch skipped
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=hipModuleLoadData:200 fa-rt-errors-hip bad-binary 2>&1 | FileCheck %s --check-prefix=HIPBADBIN
+// HIPBADBIN: bad-binary: status 200: loading a GPU module failed: hipErrorInvalidImage (200)
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleGetFunction:500 fa-rt-errors-cuda missing-kernel %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: missing-kernel: status -1: the GPU module has no kernel 'fa_test_missing'
+// NOKERNEL-NOT: fake-gpu: cuLaunchKernel
+// NOKERNEL: then: stand-in buffer zeroed, launch skipped
+ *
+ * Out of memory: the failure is recorded and host code gets zeroed host
+ * memory, so it goes on safely; a request host memory cannot meet either
+ * gives NULL and a second message.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuMemAlloc_v2:2 fa-rt-errors-cuda oom %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=OOM
+// OOM: oom: status 2: allocating 1024 bytes of device memory failed: CUDA_ERROR_OUT_OF_MEMORY (2)
+// OOM-NOT: fake-gpu: cuLaunchKernel
+// OOM: then: stand-in buffer zeroed, launch skipped
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=hipMalloc:2 fa-rt-errors-hip oom %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPOOM
+// HIPOOM: oom: status 2: allocating 1024 bytes of device memory failed: hipErrorOutOfMemory (2)
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda oom-huge 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: fa-runtime (cuda): error: allocating 1125899906842624 bytes of device memory failed: CUDA_ERROR_OUT_OF_MEMORY (2)
+// HUGE: fa-runtime (cuda): error: no host memory for a 1125899906842624-byte stand-in buffer either
+// HUGE: oom-huge: status 2: allocating 1125899906842624 bytes
+// HUGE: then: NULL, launch skipped
+ *
+ * A launch the driver refuses, and a kernel that faults while it runs
+ * (reported at the next synchronization): later launches are skipped.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuLaunchKernel:701 fa-rt-errors-cuda launch %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: launch: status 701: kernel launch failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701)
+// LAUNCH-NOT: fake-gpu: cuLaunchKernel
+// LAUNCH: then: stand-in buffer zeroed, launch skipped
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuStreamSynchronize:719 fa-rt-errors-cuda fault %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=FAULT
+// FAULT: fake-gpu: cuLaunchKernel grid (1,1,1) block (1,1,1) smem 0
+// FAULT: fault: status 719: a kernel (stream synchronize) failed: CUDA_ERROR_LAUNCH_FAILED (719)
+// FAULT-NOT: fake-gpu: cuLaunchKernel
+// FAULT: then: stand-in buffer zeroed, launch skipped
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=hipStreamSynchronize:719 fa-rt-errors-hip fault %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPFAULT
+// HIPFAULT: fault: status 719: a kernel (stream synchronize) failed: hipErrorLaunchFailure (719)
+ */
+#include "fa-c/Runtime.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MLIR's GPU runtime ABI, as gpu-to-llvm's host code declares it. */
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
+                      intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
+                      void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamDestroy(void *stream);
+void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+
+enum { kThreads = 256 };
+
+/* The whole file, NUL-terminated (PTX is text); NULL if unreadable. */
+static char *readFile(const char *path, size_t *size) {
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *data = calloc(1, (size_t)n + 1);
+  *size = fread(data, 1, (size_t)n, f);
+  fclose(f);
+  return data;
+}
+
+static void *loadModule(char *data, size_t size) {
+  if (strcmp(faRuntimeGetBackendName(), "cuda") == 0)
+    return mgpuModuleLoadJIT(data, 2);
+  return mgpuModuleLoad(data, size);
+}
+
+static void report(const char *scenario) {
+  printf("%s: status %d: %s\n", scenario, faRuntimeGetStatus(), faRuntimeGetErrorMessage());
+}
+
+/* What host code sees after a failure: the next allocation is usable host
+ * memory (or NULL if even that failed) and a launch does nothing. */
+static void reportThen(void *stream, void *function, unsigned char *buffer, size_t bytes) {
+  if (!buffer) {
+    printf("then: NULL, launch skipped\n");
+    return;
+  }
+  bool zeroed = true;
+  for (size_t i = 0; i < bytes; ++i)
+    zeroed = zeroed && buffer[i] == 0;
+  void *args[] = {&buffer};
+  mgpuLaunchKernel(function, 1, 1, 1, kThreads, 1, 1, 0, stream, args, NULL, 1);
+  printf("then: stand-in buffer %s, launch skipped\n", zeroed ? "zeroed" : "NOT ZEROED");
+}
+
+/* Fills a device buffer with fa_test_fill and reads it back. */
+static void *runFill(void *module, void *stream, int32_t *host) {
+  void *fill = mgpuModuleGetFunction(module, "fa_test_fill");
+  int32_t *device = mgpuMemAlloc(sizeof(int32_t) * kThreads, stream, false);
+  void *args[] = {&device};
+  mgpuLaunchKernel(fill, 1, 1, 1, kThreads, 1, 1, 0, stream, args, NULL, 1);
+  mgpuMemcpy(host, device, sizeof(int32_t) * kThreads, stream);
+  mgpuStreamSynchronize(stream);
+  mgpuMemFree(device, stream);
+  return fill;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s open|run|bad-binary|missing-kernel|oom|oom-huge|launch|fault "
+                    "[KERNELS]\n", argv[0]);
+    return 2;
+  }
+  setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
+  const char *scenario = argv[1];
+  size_t size = 0;
+  char garbage[] = "this is not a GPU binary";
+  char *data = strcmp(scenario, "bad-binary") == 0 ? garbage : readFile(argv[2], &size);
+  if (data == garbage)
+    size = sizeof garbage;
+  void *stream = mgpuStreamCreate();
+  void *module = NULL, *function = NULL;
+  if (strcmp(scenario, "open") != 0 && strcmp(scenario, "oom-huge") != 0)
+    module = loadModule(data, size);
+  const size_t bytes = 1024;
+  unsigned char *buffer = NULL;
+  if (strcmp(scenario, "run") == 0) {
+    int32_t host[kThreads] = {0};
+    runFill(module, stream, host);
+    report(scenario);
+    printf("values: %d %d %d\n", host[0], host[7], host[kThreads - 1]);
+    return faRuntimeGetStatus() != 0;
+  }
+  if (strcmp(scenario, "missing-kernel") == 0)
+    function = mgpuModuleGetFunction(module, "fa_test_missing");
+  if (strcmp(scenario, "oom") == 0 || strcmp(scenario, "launch") == 0 ||
+      strcmp(scenario, "fault") == 0)
+    function = mgpuModuleGetFunction(module, "fa_test_fill");
+  if (strcmp(scenario, "launch") == 0) { /* more threads than a block may have */
+    void *none = NULL, *args[] = {&none};
+    mgpuLaunchKernel(function, 1, 1, 1, 4096, 1, 1, 0, stream, args, NULL, 1);
+  }
+  if (strcmp(scenario, "fault") == 0) {
+    mgpuLaunchKernel(mgpuModuleGetFunction(module, "fa_test_trap"), 1, 1, 1, 1, 1, 1, 0, stream,
+                     NULL, NULL, 0);
+    mgpuStreamSynchronize(stream);
+  }
+  if (strcmp(scenario, "oom-huge") == 0) {
+    buffer = mgpuMemAlloc(1ull << 50, stream, false);
+    report(scenario);
+    reportThen(stream, function, buffer, 0);
+    return faRuntimeGetStatus() == 0;
+  }
+  buffer = mgpuMemAlloc(bytes, stream, false);
+  report(scenario);
+  if (faRuntimeGetStatus() != 0)
+    reportThen(stream, function, buffer, bytes);
+  mgpuMemFree(buffer, stream);
+  return faRuntimeGetStatus() == 0;
+}
