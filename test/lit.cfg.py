@@ -1,4 +1,5 @@
 # lit configuration of fa-mlir (after mlir/examples/standalone).
+import glob
 import os
 import shutil
 import sys
@@ -25,10 +26,16 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%fake_gpu_old", os.path.join(config.fa_test_bin_dir, "fake-gpu-driver-old.so")))
 config.substitutions.append(("%fake_gpu", os.path.join(config.fa_test_bin_dir, "fake-gpu-driver.so")))
+config.substitutions.append(("%gpu_models", os.path.join(config.fa_obj_root, "test", "gpu-models")))
 config.substitutions.append(("%examples", os.path.join(config.fa_src_root, "examples")))
 
 # GPU-only tests carry REQUIRES: cuda-gpu.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
+sanitizer = shutil.which("compute-sanitizer") or next(
+    iter(sorted(glob.glob("/usr/local/cuda*/bin/compute-sanitizer"))), None)
+if sanitizer:
+    config.available_features.add("compute-sanitizer")
+    config.substitutions.append(("%compute_sanitizer", sanitizer))
 if shutil.which("ptxas"):
     config.available_features.add("ptxas")
