@@ -4,11 +4,15 @@
  *    memory), memref.dealloc an asynchronous gpu.dealloc that is waited for;
  *  - memref.get_global (weights, constants) is copied once per call into
  *    such memory;
+ *  - buffers that do not escape the function, those copies included, are
+ *    freed before its return (as fa-free-buffers does; kernel launches are
+ *    synchronous here, so no kernel reads them later);
  *  - memref arguments of public functions are registered with
  *    gpu.host_register, so callers may pass ordinary host memory.
  * Runs after gpu-kernel-outlining, before gpu-to-llvm. Kernels (gpu.module)
  * are untouched. */
 #include "Builders.h"
+#include "FreeBuffers.h"
 #include "Passes.h"
 #include "PassSupport.h"
 
@@ -65,10 +69,14 @@ static void rewriteDealloc(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
-static void rewriteGetGlobal(MlirOperation op) {
+/* A memref.alloc holding a copy of the global, so the global is freed like
+ * any other buffer of the function. */
+static void copyGlobal(MlirOperation op) {
   MlirOperation next = mlirOperationGetNextInBlock(op);
   MlirValue global = mlirOperationGetResult(op, 0);
-  MlirValue copy = buildSharedAlloc(next, mlirValueGetType(global), 0, NULL);
+  MlirType type = mlirValueGetType(global);
+  MlirValue copy = mlirOperationGetResult(
+      faOperationCreateBefore(next, "memref.alloc", 0, NULL, 1, &type, 0, NULL), 0);
   mlirValueReplaceAllUsesOfWith(global, copy);
   MlirValue operands[2] = {global, copy};
   faOperationCreateBefore(next, "memref.copy", 2, operands, 0, NULL, 0, NULL);
@@ -91,20 +99,24 @@ static void registerArguments(MlirOperation func) {
 }
 
 static bool isHostMemoryOp(MlirOperation op) {
-  return faOpIsA(op, "memref.alloc") || faOpIsA(op, "memref.dealloc") ||
-         faOpIsA(op, "memref.get_global");
+  return faOpIsA(op, "memref.alloc") || faOpIsA(op, "memref.dealloc");
 }
 
+static bool isGetGlobal(MlirOperation op) { return faOpIsA(op, "memref.get_global"); }
+
 static void rewriteFunc(MlirOperation func) {
+  FaOpList globals = faOperationCollect(func, isGetGlobal, MlirWalkPostOrder);
+  for (size_t i = 0; i < globals.size; ++i)
+    copyGlobal(globals.ops[i]);
+  faOpListDestroy(&globals);
+  faFuncFreeLocalBuffers(func);
   FaOpList ops = faOperationCollect(func, isHostMemoryOp, MlirWalkPostOrder);
   for (size_t i = 0; i < ops.size; ++i) {
     MlirOperation op = ops.ops[i];
     if (faOpIsA(op, "memref.alloc"))
       rewriteAlloc(op);
-    else if (faOpIsA(op, "memref.dealloc"))
-      rewriteDealloc(op);
     else
-      rewriteGetGlobal(op);
+      rewriteDealloc(op);
   }
   faOpListDestroy(&ops);
   if (mlirAttributeIsNull(faOpGetAttr(func, "sym_visibility")))

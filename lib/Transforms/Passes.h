@@ -26,5 +26,8 @@ MlirPass faExpandErfPassCreateFromOptions(MlirStringRef options,
 MlirPass faGpuHostMemoryPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData);
+MlirPass faFreeBuffersPassCreateFromOptions(MlirStringRef options,
+                                            MlirStringCallback errorCallback,
+                                            void *userData);
 
 #endif

@@ -11,6 +11,10 @@ static const FaPassInfo kPasses[] = {
      "Replace f32 math.erf with calls to an exp-based approximation (for GPUs "
      "without a device math library); run inline afterwards",
      "", faExpandErfPassCreateFromOptions},
+    {"fa-free-buffers",
+     "Free the buffers a function allocates and provably does not let escape "
+     "(before its return)",
+     "", faFreeBuffersPassCreateFromOptions},
     {"fa-fuse-attention",
      "Rewrite gemm-softmax-gemm chains (linalg, tosa) into fa.gridwise_attention",
      "explain[=true|false]: emit a remark for each refused candidate",
@@ -74,18 +78,19 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
   "func.func(convert-elementwise-to-linalg),canonicalize,"                    \
   "one-shot-bufferize{bufferize-function-boundaries "                         \
   "function-boundary-type-conversion=identity-layout-map},"
-#define FA_CPU_TO_LLVM                                                        \
-  "func.func(convert-linalg-to-loops),convert-scf-to-cf,"                     \
+#define FA_LOOPS_TO_LLVM                                                      \
+  "convert-scf-to-cf,"                                                        \
   "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"             \
   "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"         \
   "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts"
+#define FA_CPU_TO_LLVM "func.func(convert-linalg-to-loops)," FA_LOOPS_TO_LLVM
 #define FA_LOWER(target)                                                      \
   "fa-lower-attention{target=" target "},fa-lower-blockwise{target=" target   \
   "},inline,canonicalize,cse,"
 
 static const char kUpstreamToCpu[] = FA_TOSA_TO_LINALG FA_BUFFERIZE FA_CPU_TO_LLVM;
 static const char kFaToCpu[] = "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG
-    FA_LOWER("cpu") FA_BUFFERIZE FA_CPU_TO_LLVM;
+    FA_LOWER("cpu") FA_BUFFERIZE "func.func(convert-linalg-to-loops),fa-free-buffers," FA_LOOPS_TO_LLVM;
 
 /* Pipelines without options that expand to fixed text. */
 static MlirLogicalResult addText(MlirOpPassManager pm, MlirStringRef options,
