@@ -174,12 +174,14 @@ static int cudaMemset16Async(void *dst, uint16_t v, size_t n, void *s) {
   return cu.memsetD16Async((CUdeviceptr)dst, v, n, s);
 }
 
-static int cudaHostRegister(void *p, size_t bytes) {
+static int cudaHostRegister(void *p, size_t bytes, bool *registered) {
   CUcontext owner = NULL;
+  *registered = false;
   /* A driver allocation (device or managed memory) needs no registration. */
   if (cu.pointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)p) == 0 && owner)
     return 0;
   int r = cu.memHostRegister(p, bytes, 0);
+  *registered = r == 0;
   return r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED ? 0 : r;
 }
 

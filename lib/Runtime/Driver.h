@@ -38,8 +38,9 @@ typedef struct FaRtDriver {
   int (*memset32Async)(void *dst, uint32_t value, size_t count, void *stream);
   int (*memset16Async)(void *dst, uint16_t value, size_t count, void *stream);
   /* Makes host memory reachable from the device; memory that already is
-   * (registered before, or a driver allocation) is success. */
-  int (*hostRegister)(void *ptr, size_t bytes);
+   * (registered before, or a driver allocation) is success. `*registered`
+   * tells whether this call registered it (and so should unregister it). */
+  int (*hostRegister)(void *ptr, size_t bytes, bool *registered);
   int (*hostUnregister)(void *ptr);
 } FaRtDriver;
 

@@ -134,11 +134,13 @@ static int hipMemset32Async(void *d, uint32_t v, size_t n, void *s) {
 static int hipMemset16Async(void *d, uint16_t v, size_t n, void *s) {
   return hip.memsetD16Async(d, v, n, s);
 }
-static int hipHostRegisterFn(void *p, size_t n) {
+static int hipHostRegisterFn(void *p, size_t n, bool *registered) {
   void *owner = NULL;
+  *registered = false;
   if (hip.pointerGetAttribute(&owner, HIP_POINTER_ATTRIBUTE_CONTEXT, p) == 0 && owner)
     return 0;
   int r = hip.hostRegister(p, n, 0);
+  *registered = r == 0;
   return r == hipErrorHostMemoryAlreadyRegistered ? 0 : r;
 }
 static int hipHostUnregisterFn(void *p) { return hip.hostUnregister(p); }

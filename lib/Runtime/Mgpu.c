@@ -234,9 +234,43 @@ FA_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count, vo
     failed(faRtGetDriver()->memset16Async(dst, value, count, stream), "memset16");
 }
 
+/* Host memory this runtime registered, with how many registrations are
+ * open: generated code registers its memref arguments on entry and
+ * unregisters them on return, and only what was registered here is
+ * unregistered (never a caller's own registration). A registration must end
+ * before the memory is freed: the allocator may hand the range out again. */
+#define FA_RT_MAX_REGISTERED 256
+static struct {
+  void *ptr;
+  int count;
+} gRegistered[FA_RT_MAX_REGISTERED];
+static pthread_mutex_t gRegisteredLock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The slot of `ptr` (NULL: a free slot), or -1. Caller holds the lock. */
+static int registeredSlot(void *ptr) {
+  for (int i = 0; i < FA_RT_MAX_REGISTERED; ++i)
+    if (gRegistered[i].ptr == ptr)
+      return i;
+  return -1;
+}
+
 FA_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t bytes) {
-  if (ptr && bytes && ready())
-    failed(faRtGetDriver()->hostRegister(ptr, bytes), "registering host memory");
+  if (!ptr || !bytes || !ready())
+    return;
+  pthread_mutex_lock(&gRegisteredLock);
+  int slot = registeredSlot(ptr);
+  if (slot >= 0) {
+    ++gRegistered[slot].count;
+  } else {
+    bool registered = false;
+    if (!failed(faRtGetDriver()->hostRegister(ptr, bytes, &registered),
+                "registering host memory") &&
+        registered && (slot = registeredSlot(NULL)) >= 0) {
+      gRegistered[slot].ptr = ptr;
+      gRegistered[slot].count = 1;
+    }
+  }
+  pthread_mutex_unlock(&gRegisteredLock);
 }
 
 FA_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
@@ -248,8 +282,16 @@ FA_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
 }
 
 FA_RT_EXPORT void mgpuMemHostUnregister(void *ptr) {
-  if (ptr && ready())
-    failed(faRtGetDriver()->hostUnregister(ptr), "unregistering host memory");
+  if (!ptr || !gOpen)
+    return;
+  pthread_mutex_lock(&gRegisteredLock);
+  int slot = registeredSlot(ptr);
+  if (slot >= 0 && --gRegistered[slot].count == 0) {
+    gRegistered[slot].ptr = NULL;
+    if (ready())
+      failed(faRtGetDriver()->hostUnregister(ptr), "unregistering host memory");
+  }
+  pthread_mutex_unlock(&gRegisteredLock);
 }
 
 FA_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,

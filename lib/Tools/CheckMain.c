@@ -64,6 +64,19 @@ static void usage(FILE *f) {
           "  --help\n");
 }
 
+/* --save: an empty manifest.txt in DIR (functions are appended to it). */
+static bool startManifest(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/manifest.txt", dir);
+  FILE *m = fopen(path, "w");
+  if (!m) {
+    fprintf(stderr, "fa-check: cannot write %s\n", path);
+    return false;
+  }
+  fclose(m);
+  return true;
+}
+
 static bool parseArgs(int argc, char **argv, CheckOptions *o) {
   *o = (CheckOptions){NULL, 8, 1, -1, 1.0, 1.0, false, 0, "fa-to-cpu", NULL};
   for (int i = 1; i < argc; ++i) {
@@ -111,7 +124,7 @@ static bool parseArgs(int argc, char **argv, CheckOptions *o) {
   }
   if (o->intMax < 0)
     o->intMax = o->dim;
-  return true;
+  return !o->saveDir || startManifest(o->saveDir);
 }
 
 

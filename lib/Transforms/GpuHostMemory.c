@@ -8,7 +8,8 @@
  *    freed before its return (as fa-free-buffers does; kernel launches are
  *    synchronous here, so no kernel reads them later);
  *  - memref arguments of public functions are registered with
- *    gpu.host_register, so callers may pass ordinary host memory.
+ *    gpu.host_register for the call (gpu.host_unregister before each
+ *    return), so callers may pass ordinary host memory.
  * Runs after gpu-kernel-outlining, before gpu-to-llvm. Kernels (gpu.module)
  * are untouched. */
 #include "Builders.h"
@@ -82,9 +83,14 @@ static void copyGlobal(MlirOperation op) {
   faOperationCreateBefore(next, "memref.copy", 2, operands, 0, NULL, 0, NULL);
 }
 
+static bool isReturn(MlirOperation op) { return faOpIsA(op, "func.return"); }
+
+/* gpu.host_register of each memref argument on entry and gpu.host_unregister
+ * before each return: the caller may free or reuse the memory afterwards. */
 static void registerArguments(MlirOperation func) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   MlirOperation first = mlirBlockGetFirstOperation(entry);
+  FaOpList returns = faOperationCollect(func, isReturn, MlirWalkPostOrder);
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType type = mlirValueGetType(arg);
@@ -95,7 +101,11 @@ static void registerArguments(MlirOperation func) {
     MlirValue cast = mlirOperationGetResult(
         faOperationCreateBefore(first, "memref.cast", 1, &arg, 1, &unranked, 0, NULL), 0);
     faOperationCreateBefore(first, "gpu.host_register", 1, &cast, 0, NULL, 0, NULL);
+    for (size_t r = 0; r < returns.size; ++r)
+      faOperationCreateBefore(returns.ops[r], "gpu.host_unregister", 1, &cast, 0, NULL, 0,
+                              NULL);
   }
+  faOpListDestroy(&returns);
 }
 
 static bool isHostMemoryOp(MlirOperation op) {

@@ -5,8 +5,8 @@
  * FA_RUNTIME_DRIVER); gpu-runtime-errors.test runs the same program on a real
  * GPU.
  *
- * Exit status 0: the scenario went as a test expects it to (run: no failure;
- * every other scenario: a failure was recorded).
+ * Exit status 0: the scenario went as a test expects it to (run, register:
+ * no failure; every other scenario: a failure was recorded).
  *
  * No driver library, a driver without an entry point, no device, a device
  * that is not there:
@@ -31,6 +31,18 @@
 // OK-NOT: error
 // OK: fake-gpu: {{cuLaunchKernel|hipModuleLaunchKernel}} grid (1,1,1) block (256,1,1) smem 0
 // OK: run: status 0
+ *
+ * Host registration: nested registrations of one buffer reach the driver
+ * once; memory registered before (by the caller) is never unregistered here.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda register 2>&1 | FileCheck %s --check-prefix=REG
+// REG: fake-gpu: cuMemHostRegister_v2 64 bytes
+// REG-NOT: fake-gpu: cuMemHost
+// REG: register: nested
+// REG-NEXT: fake-gpu: cuMemHostUnregister
+// REG-NEXT: register: status 0
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuMemHostRegister_v2:712 fa-rt-errors-cuda register 2>&1 | FileCheck %s --check-prefix=PREREG
+// PREREG-NOT: fake-gpu: cuMemHostUnregister
+// PREREG: register: status 0
  *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
@@ -96,6 +108,8 @@ void mgpuStreamDestroy(void *stream);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
 void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+void mgpuMemHostRegister(void *ptr, uint64_t bytes);
+void mgpuMemHostUnregister(void *ptr);
 
 enum { kThreads = 256 };
 
@@ -152,8 +166,8 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s open|run|bad-binary|missing-kernel|oom|oom-huge|launch|fault "
-                    "[KERNELS]\n", argv[0]);
+    fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
+                    "launch|fault [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -165,10 +179,21 @@ int main(int argc, char **argv) {
     size = sizeof garbage;
   void *stream = mgpuStreamCreate();
   void *module = NULL, *function = NULL;
-  if (strcmp(scenario, "open") != 0 && strcmp(scenario, "oom-huge") != 0)
+  if (strcmp(scenario, "open") != 0 && strcmp(scenario, "oom-huge") != 0 &&
+      strcmp(scenario, "register") != 0)
     module = loadModule(data, size);
   const size_t bytes = 1024;
   unsigned char *buffer = NULL;
+  if (strcmp(scenario, "register") == 0) {
+    char host[64];
+    mgpuMemHostRegister(host, sizeof host);
+    mgpuMemHostRegister(host, sizeof host);
+    mgpuMemHostUnregister(host);
+    printf("register: nested\n");
+    mgpuMemHostUnregister(host);
+    report(scenario);
+    return faRuntimeGetStatus() != 0;
+  }
   if (strcmp(scenario, "run") == 0) {
     int32_t host[kThreads] = {0};
     runFill(module, stream, host);

@@ -1,4 +1,4 @@
-/* fa-run MODEL.so DIR [--tol-scale=X]: runs every function that
+/* fa-run MODEL.so DIR [--tol-scale=X] [--repeat=N]: runs every function that
  * `fa-check --save=DIR` recorded, from a library built by fa-compile, on the
  * recorded inputs, and compares each output with the recorded CPU reference
  * (fa-check's tolerances). Needs no MLIR: it runs where only the GPU driver
@@ -112,21 +112,50 @@ static void packResult(Results *r, int i, void *data) {
   memcpy(p, &d, descBytes(r->info[i].rank));
 }
 
-static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int numIn,
-                   int numOut, double tolScale) {
-  TensorInfo info;
+/* Calls `entry` on copies of the inputs in fresh heap memory, freed after
+ * the call (as a program calling the model repeatedly passes its buffers),
+ * and compares the results: 0 agree, 1 disagree, 2 runtime error. */
+static int callOnce(void *lib, Entry entry, const char *name, int numIn,
+                    const TensorInfo *inInfo, void *const *inData, Results *ref,
+                    Results *got, double tolScale) {
   Desc inputs[23];
-  void *inData[23] = {0}, *refData[8] = {0}, *args[24];
+  void *copies[23] = {0}, *args[24];
+  int n = 0, status = 0;
+  if (ref->numResults)
+    args[n++] = got->storage;
+  for (int i = 0; i < numIn; ++i) {
+    size_t bytes = (size_t)inInfo[i].numElements * kEltBytes[inInfo[i].elt];
+    copies[i] = malloc(bytes ? bytes : 1);
+    memcpy(copies[i], inData[i], bytes);
+    descInit(&inputs[i], &inInfo[i], copies[i]);
+    args[n++] = &inputs[i];
+  }
+  callEntry(entry, args, n);
+  for (int i = 0; i < numIn; ++i)
+    free(copies[i]);
+  int (*getStatus)(void) = (int (*)(void))dlsym(lib, "faRuntimeGetStatus");
+  const char *(*getMessage)(void) = (const char *(*)(void))dlsym(lib, "faRuntimeGetErrorMessage");
+  if (getStatus && getStatus() != 0) {
+    printf("%s: GPU runtime error: %s\n", name, getMessage ? getMessage() : "?");
+    return 2;
+  }
+  for (int i = 0; i < ref->numResults; ++i)
+    if (!compareOutput(name, i, ref, got, tolScale))
+      status = 1;
+  return status;
+}
+
+static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int numIn,
+                   int numOut, double tolScale, int repeat) {
+  TensorInfo inInfo[23];
+  void *inData[23] = {0}, *refData[8] = {0};
   Results ref = {numOut, {{0}}, NULL}, got = ref;
-  int status = 2, n = 0;
+  int status = 2;
   bool ok = numIn + (numOut > 0) <= 24 && numIn <= 23 && numOut <= 8;
   if (!ok)
     fprintf(stderr, "fa-run: %s: too many inputs or results\n", name);
-  for (int i = 0; i < numIn && ok; ++i) {
-    ok = (inData[i] = readTensor(m, dir, &info)) != NULL;
-    if (ok)
-      descInit(&inputs[i], &info, inData[i]);
-  }
+  for (int i = 0; i < numIn && ok; ++i)
+    ok = (inData[i] = readTensor(m, dir, &inInfo[i])) != NULL;
   for (int i = 0; i < numOut && ok; ++i)
     ok = (refData[i] = readTensor(m, dir, &ref.info[i])) != NULL;
   char symbol[300];
@@ -143,20 +172,10 @@ static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int nu
     got.storage = calloc(1, bytes + 8);
     for (int i = 0; i < numOut; ++i)
       packResult(&ref, i, refData[i]);
-    if (numOut)
-      args[n++] = got.storage;
-    for (int i = 0; i < numIn; ++i)
-      args[n++] = &inputs[i];
-    callEntry(entry, args, n);
-    int (*getStatus)(void) = (int (*)(void))dlsym(lib, "faRuntimeGetStatus");
-    const char *(*getMessage)(void) = (const char *(*)(void))dlsym(lib, "faRuntimeGetErrorMessage");
-    if (getStatus && getStatus() != 0) {
-      printf("%s: GPU runtime error: %s\n", name, getMessage ? getMessage() : "?");
-    } else {
-      status = 0;
-      for (int i = 0; i < numOut; ++i)
-        if (!compareOutput(name, i, &ref, &got, tolScale))
-          status = 1;
+    status = 0;
+    for (int r = 0; r < repeat && status != 2; ++r) {
+      int s = callOnce(lib, entry, name, numIn, inInfo, inData, &ref, &got, tolScale);
+      status = s > status ? s : status;
     }
   }
   free(ref.storage);
@@ -170,18 +189,22 @@ static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int nu
 
 int main(int argc, char **argv) {
   double tolScale = 1;
+  int repeat = 1;
   const char *libPath = NULL, *dir = NULL;
   for (int i = 1; i < argc; ++i) {
     if (!strncmp(argv[i], "--tol-scale=", 12))
       tolScale = strtod(argv[i] + 12, NULL);
+    else if (!strncmp(argv[i], "--repeat=", 9))
+      repeat = atoi(argv[i] + 9);
     else if (!libPath)
       libPath = argv[i];
     else
       dir = argv[i];
   }
-  if (!libPath || !dir) {
-    fprintf(stderr, "usage: fa-run MODEL.so DIR [--tol-scale=X]\n"
-                    "DIR holds what fa-check --save=DIR wrote.\n");
+  if (!libPath || !dir || repeat < 1) {
+    fprintf(stderr, "usage: fa-run MODEL.so DIR [--tol-scale=X] [--repeat=N]\n"
+                    "DIR holds what fa-check --save=DIR wrote. Each function is called\n"
+                    "N times (default 1), each time on inputs in fresh heap memory.\n");
     return 2;
   }
   void *lib = dlopen(libPath, RTLD_NOW | RTLD_LOCAL);
@@ -200,7 +223,7 @@ int main(int argc, char **argv) {
   int numIn, numOut, worst = 0, counts[3] = {0};
   while (fscanf(m, "%15s %255s %d %d", word, name, &numIn, &numOut) == 4 &&
          !strcmp(word, "func")) {
-    int s = runFunc(lib, m, dir, name, numIn, numOut, tolScale);
+    int s = runFunc(lib, m, dir, name, numIn, numOut, tolScale, repeat);
     ++counts[s];
     worst = s > worst ? s : worst;
     if (s == 2)

@@ -6,7 +6,8 @@
  *   FAKE_GPU_DEVICES=N                      device count (default 1)
  *
  * Memory is host memory; modules are accepted as they are; a launch runs
- * nothing and prints its geometry to stderr. Built with FAKE_GPU_OLD, it
+ * nothing and prints its geometry to stderr, as host registrations print
+ * theirs. Built with FAKE_GPU_OLD, it
  * lacks cuMemHostRegister_v2 and hipHostRegister (a driver too old). */
 #include <stdint.h>
 #include <stdio.h>
@@ -192,10 +193,14 @@ EXPORT int cuMemsetD16Async(void *dst, unsigned short v, size_t n, void *s) {
 #ifndef FAKE_GPU_OLD
 EXPORT int cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
   FAKE_ENTRY(cuMemHostRegister_v2);
+  fprintf(stderr, "fake-gpu: cuMemHostRegister_v2 %zu bytes\n", n);
   return 0;
 }
 #endif
-EXPORT int cuMemHostUnregister(void *p) { return 0; }
+EXPORT int cuMemHostUnregister(void *p) {
+  fprintf(stderr, "fake-gpu: cuMemHostUnregister\n");
+  return 0;
+}
 EXPORT int cuPointerGetAttribute(void *out, int attribute, void *p) {
   return 1; /* no pointer is a driver allocation: the runtime registers */
 }

@@ -4,7 +4,7 @@
 // before the return (asynchronous gpu.dealloc, waited for); the returned one,
 // the one returned through a view, and the one passed to an unknown op are
 // not. A global is copied into managed memory, which is then freed too.
-// Public memref arguments are registered.
+// Public memref arguments are registered for the call.
 
 module attributes {gpu.container_module} {
   memref.global "private" constant @weights : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
@@ -36,7 +36,8 @@ module attributes {gpu.container_module} {
   // CHECK-NOT: gpu.dealloc {{.*}}%[[VIEWED]]
   // CHECK-NOT: gpu.dealloc {{.*}}%[[KEPT]]
   // CHECK: gpu.dealloc async [%{{.*}}] %[[GCOPY]] : memref<4xf32>
-  // CHECK: return %[[OUT]], %{{.*}} : memref<4xf32>, memref<4xf32>
+  // CHECK: gpu.host_unregister %[[CAST]] : memref<*xf32>
+  // CHECK-NEXT: return %[[OUT]], %{{.*}} : memref<4xf32>, memref<4xf32>
   func.func @model(%arg: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %tmp = memref.alloc() : memref<4xf32>
