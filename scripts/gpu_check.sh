@@ -23,3 +23,4 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_3; do
     grep -m3 "=========  *Invalid\|Program hit" san.txt
   done
 done
+[ "$fail" -eq 0 ]
