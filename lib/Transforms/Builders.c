@@ -275,3 +275,12 @@ void faEraseDeadOps(MlirRewriterBase rewriter, const MlirOperation *ops,
     }
   }
 }
+
+void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func)) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (faOpIsA(op, "func.func") &&
+        !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+      fn(op);
+}

@@ -62,6 +62,9 @@ MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAt
  * results of its result types (which take over its uses); destroys `op`. */
 void faOperationReplaceWithCall(MlirOperation op, const char *callee);
 
+/* Calls `fn` on each func.func with a body at the top level of `module`. */
+void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func));
+
 /* The ops under `root` (walked in `order`) for which `pred` holds, in a
  * malloc'ed array the caller frees with faOpListDestroy. */
 typedef struct FaOpList {

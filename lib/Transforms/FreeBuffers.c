@@ -74,12 +74,7 @@ void faFuncFreeLocalBuffers(MlirOperation func) {
 }
 
 static void runFreeBuffers(MlirOperation module, MlirExternalPass pass, const void *state) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (faOpIsA(op, "func.func") &&
-        !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
-      faFuncFreeLocalBuffers(op);
+  faModuleForEachFunc(module, faFuncFreeLocalBuffers);
 }
 
 static const FaDialectHandleFn kDialects[] = {mlirGetDialectHandle__memref__, NULL};

@@ -134,12 +134,7 @@ static void rewriteFunc(MlirOperation func) {
 }
 
 static void runGpuHostMemory(MlirOperation module, MlirExternalPass pass, const void *state) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (faOpIsA(op, "func.func") &&
-        !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
-      rewriteFunc(op);
+  faModuleForEachFunc(module, rewriteFunc);
 }
 
 static const FaDialectHandleFn kDialects[] = {mlirGetDialectHandle__gpu__,

@@ -65,6 +65,15 @@ static void launch(const char *api, unsigned gx, unsigned gy, unsigned gz, unsig
           bx, by, bz, smem);
 }
 
+/* A host (un)registration: printed, with the size when registering. */
+static int hostRegistration(const char *api, size_t bytes) {
+  if (bytes)
+    fprintf(stderr, "fake-gpu: %s %zu bytes\n", api, bytes);
+  else
+    fprintf(stderr, "fake-gpu: %s\n", api);
+  return 0;
+}
+
 static int alloc(void **p, size_t bytes) {
   *p = calloc(1, bytes ? bytes : 1);
   return *p ? 0 : 2;
@@ -193,28 +202,25 @@ EXPORT int cuMemsetD16Async(void *dst, unsigned short v, size_t n, void *s) {
 #ifndef FAKE_GPU_OLD
 EXPORT int cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
   FAKE_ENTRY(cuMemHostRegister_v2);
-  fprintf(stderr, "fake-gpu: cuMemHostRegister_v2 %zu bytes\n", n);
-  return 0;
+  return hostRegistration("cuMemHostRegister_v2", n);
 }
 #endif
-EXPORT int cuMemHostUnregister(void *p) {
-  fprintf(stderr, "fake-gpu: cuMemHostUnregister\n");
-  return 0;
-}
+EXPORT int cuMemHostUnregister(void *p) { return hostRegistration("cuMemHostUnregister", 0); }
 EXPORT int cuPointerGetAttribute(void *out, int attribute, void *p) {
   return 1; /* no pointer is a driver allocation: the runtime registers */
 }
 
 /*===--- HIP ---------------------------------------------------------------===*/
 
+/* Each HIP entry point takes its own injected failure, then does what its
+ * CUDA counterpart does. */
 EXPORT int hipInit(unsigned flags) {
   FAKE_ENTRY(hipInit);
-  return 0;
+  return cuInit(flags);
 }
 EXPORT int hipGetDeviceCount(int *n) {
   FAKE_ENTRY(hipGetDeviceCount);
-  *n = deviceCount();
-  return 0;
+  return cuDeviceGetCount(n);
 }
 EXPORT int hipSetDevice(int device) {
   FAKE_ENTRY(hipSetDevice);
@@ -261,22 +267,19 @@ EXPORT int hipMallocManaged(void **p, size_t bytes, unsigned flags) {
 EXPORT int hipFree(void *p) { return cuMemFree_v2(p); }
 EXPORT int hipMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *s) {
   FAKE_ENTRY(hipMemcpyAsync);
-  memcpy(dst, src, n);
-  return 0;
+  return cuMemcpyAsync(dst, src, n, s);
 }
 EXPORT int hipMemsetD32Async(void *dst, int v, size_t n, void *s) {
-  fill(dst, &v, 4, n);
-  return 0;
+  return cuMemsetD32Async(dst, (unsigned)v, n, s);
 }
 EXPORT int hipMemsetD16Async(void *dst, unsigned short v, size_t n, void *s) {
-  fill(dst, &v, 2, n);
-  return 0;
+  return cuMemsetD16Async(dst, v, n, s);
 }
 #ifndef FAKE_GPU_OLD
 EXPORT int hipHostRegister(void *p, size_t n, unsigned flags) {
   FAKE_ENTRY(hipHostRegister);
-  return 0;
+  return hostRegistration("hipHostRegister", n);
 }
 #endif
-EXPORT int hipHostUnregister(void *p) { return 0; }
+EXPORT int hipHostUnregister(void *p) { return hostRegistration("hipHostUnregister", 0); }
 EXPORT int hipPointerGetAttribute(void *out, int attribute, void *p) { return 1; }
