@@ -92,7 +92,8 @@ static bool targetPipeline(const char *target, char *pipeline, size_t size,
 }
 
 /* Marks the top-level functions with a body as C-interface entry points;
- * with `kernelsOnly`, only fa_attention_N (made public). */
+ * with `kernelsOnly`, only the kernels fa-lower-attention made (marked
+ * fa.attention_kernel; made public). */
 static void markEntryPoints(MlirOperation module, bool kernelsOnly) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
@@ -102,11 +103,9 @@ static void markEntryPoints(MlirOperation module, bool kernelsOnly) {
                             mlirStringRefCreateFromCString("func.func")) ||
         mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
       continue;
-    MlirStringRef name = mlirStringAttrGetValue(
-        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name")));
     MlirStringRef visibility = mlirStringRefCreateFromCString("sym_visibility");
-    bool isKernel = name.length > 13 && !strncmp(name.data, "fa_attention_", 13) &&
-                    name.data[name.length - 1] != 't';
+    bool isKernel = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("fa.attention_kernel")));
     if (kernelsOnly ? !isKernel
                     : !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, visibility)))
       continue;

@@ -403,7 +403,9 @@ static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char
     faTextAppend(t, ", %%bias: !BIAS");
   if (k->kvElt.ptr)
     faTextAppend(t, ", %%kvl: !KVL");
-  faTextAppend(t, ", %%o: !O%s) {\n", k->hasLse ? ", %lse: !LSE" : "");
+  /* fa.attention_kernel marks it for fa-compile --export-kernels. */
+  faTextAppend(t, ", %%o: !O%s) attributes {fa.attention_kernel} {\n",
+               k->hasLse ? ", %lse: !LSE" : "");
   faTextAppend(t, "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
                   "  %%c2 = arith.constant 2 : index\n  %%c3 = arith.constant 3 : index\n");
   faTextAppend(t, "  %%cBM = arith.constant %ld : index\n  %%cBN = arith.constant %ld : index\n"
