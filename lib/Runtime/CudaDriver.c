@@ -174,25 +174,21 @@ static int cudaMemset16Async(void *dst, uint16_t v, size_t n, void *s) {
   return cu.memsetD16Async((CUdeviceptr)dst, v, n, s);
 }
 
-static int cudaHostRegister(void *p, size_t bytes, bool *registered) {
+static bool cudaIsDriverMemory(void *p) {
   CUcontext owner = NULL;
-  *registered = false;
-  /* A driver allocation (device or managed memory) needs no registration. */
-  if (cu.pointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)p) == 0 && owner)
-    return 0;
-  int r = cu.memHostRegister(p, bytes, 0);
-  *registered = r == 0;
-  return r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED ? 0 : r;
+  return cu.pointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)p) == 0 &&
+         owner;
 }
 
+static int cudaHostRegister(void *p, size_t bytes) { return cu.memHostRegister(p, bytes, 0); }
 static int cudaHostUnregister(void *p) { return cu.memHostUnregister(p); }
 
 static const FaRtDriver kCuda = {
-    "cuda", cudaOpen, cudaBindThread, cudaErrorName, cudaModuleLoad, cudaModuleUnload,
-    cudaModuleGetFunction, cudaLaunch, cudaStreamCreate, cudaStreamDestroy,
+    "cuda", CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cudaOpen, cudaBindThread, cudaErrorName,
+    cudaModuleLoad, cudaModuleUnload, cudaModuleGetFunction, cudaLaunch, cudaStreamCreate, cudaStreamDestroy,
     cudaStreamSynchronize, cudaStreamWaitEvent, cudaEventCreate, cudaEventDestroy,
     cudaEventRecord, cudaEventSynchronize, cudaEventElapsedMs, cudaMemAlloc, cudaMemFree,
-    cudaMemcpyAsync, cudaMemset32Async, cudaMemset16Async, cudaHostRegister,
-    cudaHostUnregister};
+    cudaMemcpyAsync, cudaMemset32Async, cudaMemset16Async, cudaIsDriverMemory,
+    cudaHostRegister, cudaHostUnregister};
 
 const FaRtDriver *faRtGetDriver(void) { return &kCuda; }

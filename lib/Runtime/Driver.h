@@ -11,6 +11,7 @@
 
 typedef struct FaRtDriver {
   const char *name; /* "cuda" or "hip" */
+  int alreadyRegistered; /* hostRegister's status for memory registered before */
   /* Opens the library, initializes the driver and selects `device`; returns
    * false after recording why (no library, no device, ...). */
   bool (*open)(int device);
@@ -37,10 +38,10 @@ typedef struct FaRtDriver {
   int (*memcpyAsync)(void *dst, const void *src, size_t bytes, void *stream);
   int (*memset32Async)(void *dst, uint32_t value, size_t count, void *stream);
   int (*memset16Async)(void *dst, uint16_t value, size_t count, void *stream);
-  /* Makes host memory reachable from the device; memory that already is
-   * (registered before, or a driver allocation) is success. `*registered`
-   * tells whether this call registered it (and so should unregister it). */
-  int (*hostRegister)(void *ptr, size_t bytes, bool *registered);
+  /* True if `ptr` is memory the driver allocated (device or managed). */
+  bool (*isDriverMemory)(void *ptr);
+  /* Page-locks host memory and maps it for the device. */
+  int (*hostRegister)(void *ptr, size_t bytes);
   int (*hostUnregister)(void *ptr);
 } FaRtDriver;
 

@@ -134,23 +134,20 @@ static int hipMemset32Async(void *d, uint32_t v, size_t n, void *s) {
 static int hipMemset16Async(void *d, uint16_t v, size_t n, void *s) {
   return hip.memsetD16Async(d, v, n, s);
 }
-static int hipHostRegisterFn(void *p, size_t n, bool *registered) {
+static bool hipIsDriverMemory(void *p) {
   void *owner = NULL;
-  *registered = false;
-  if (hip.pointerGetAttribute(&owner, HIP_POINTER_ATTRIBUTE_CONTEXT, p) == 0 && owner)
-    return 0;
-  int r = hip.hostRegister(p, n, 0);
-  *registered = r == 0;
-  return r == hipErrorHostMemoryAlreadyRegistered ? 0 : r;
+  return hip.pointerGetAttribute(&owner, HIP_POINTER_ATTRIBUTE_CONTEXT, p) == 0 && owner;
 }
+
+static int hipHostRegisterFn(void *p, size_t n) { return hip.hostRegister(p, n, 0); }
 static int hipHostUnregisterFn(void *p) { return hip.hostUnregister(p); }
 
 static const FaRtDriver kHip = {
-    "hip", hipOpen, hipBindThread, hipErrorName, hipModuleLoad, hipModuleUnloadFn,
-    hipModuleGetFunctionFn, hipLaunch, hipStreamCreateFn, hipStreamDestroyFn,
-    hipStreamSynchronizeFn, hipStreamWaitEventFn, hipEventCreateFn, hipEventDestroyFn,
+    "hip", hipErrorHostMemoryAlreadyRegistered, hipOpen, hipBindThread, hipErrorName,
+    hipModuleLoad, hipModuleUnloadFn, hipModuleGetFunctionFn, hipLaunch, hipStreamCreateFn,
+    hipStreamDestroyFn, hipStreamSynchronizeFn, hipStreamWaitEventFn, hipEventCreateFn, hipEventDestroyFn,
     hipEventRecordFn, hipEventSynchronizeFn, hipEventElapsedMs, hipMemAlloc, hipMemFree,
-    hipMemcpyAsyncFn, hipMemset32Async, hipMemset16Async, hipHostRegisterFn,
-    hipHostUnregisterFn};
+    hipMemcpyAsyncFn, hipMemset32Async, hipMemset16Async, hipIsDriverMemory,
+    hipHostRegisterFn, hipHostUnregisterFn};
 
 const FaRtDriver *faRtGetDriver(void) { return &kHip; }

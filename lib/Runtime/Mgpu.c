@@ -259,16 +259,17 @@ FA_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t bytes) {
     return;
   pthread_mutex_lock(&gRegisteredLock);
   int slot = registeredSlot(ptr);
+  const FaRtDriver *driver = faRtGetDriver();
   if (slot >= 0) {
     ++gRegistered[slot].count;
-  } else {
-    bool registered = false;
-    if (!failed(faRtGetDriver()->hostRegister(ptr, bytes, &registered),
-                "registering host memory") &&
-        registered && (slot = registeredSlot(NULL)) >= 0) {
+  } else if (!driver->isDriverMemory(ptr)) { /* driver memory needs no registration */
+    int r = driver->hostRegister(ptr, bytes);
+    /* Memory registered before (by the caller) stays the caller's. */
+    if (r == 0 && (slot = registeredSlot(NULL)) >= 0) {
       gRegistered[slot].ptr = ptr;
       gRegistered[slot].count = 1;
     }
+    failed(r == driver->alreadyRegistered ? 0 : r, "registering host memory");
   }
   pthread_mutex_unlock(&gRegisteredLock);
 }
