@@ -438,35 +438,31 @@ static int checkModule(MlirContext ctx, const char *text, size_t size, const Che
   return status;
 }
 
+/* Checks each chunk of the source; the worst status wins. */
+static int checkSource(MlirContext ctx, const FaSource *source, FaDiagnostics *diags,
+                       const void *options) {
+  const CheckOptions *o = options;
+  FaChunk *chunks;
+  size_t numChunks = faSourceSplit(source, o->split, &chunks);
+  int status = 0;
+  for (size_t i = 0; i < numChunks; ++i) {
+    if (faSourceIsBlank(chunks[i].begin, chunks[i].size))
+      continue;
+    size_t size;
+    char *text = faChunkCreatePaddedText(&chunks[i], &size);
+    faDiagnosticsBeginChunk(diags, &chunks[i]);
+    int st = checkModule(ctx, text, size, o);
+    faDiagnosticsEndChunk(diags);
+    free(text);
+    status = st > status ? st : status;
+  }
+  free(chunks);
+  return status;
+}
+
 int faCheckMain(int argc, char **argv) {
   CheckOptions o;
   if (!parseArgs(argc, argv, &o))
     return 2;
-  FaSource source;
-  if (!faSourceRead(o.path, &source))
-    return 2;
-  MlirContext ctx = faToolContextCreate();
-  FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
-  int status = 2;
-  if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx))) {
-    FaChunk *chunks;
-    size_t numChunks = faSourceSplit(&source, o.split, &chunks);
-    status = 0;
-    for (size_t i = 0; i < numChunks; ++i) {
-      if (faSourceIsBlank(chunks[i].begin, chunks[i].size))
-        continue;
-      size_t size;
-      char *text = faChunkCreatePaddedText(&chunks[i], &size);
-      faDiagnosticsBeginChunk(diags, &chunks[i]);
-      int st = checkModule(ctx, text, size, &o);
-      faDiagnosticsEndChunk(diags);
-      free(text);
-      status = st > status ? st : status;
-    }
-    free(chunks);
-  }
-  faDiagnosticsDestroy(diags);
-  mlirContextDestroy(ctx);
-  faSourceDestroy(&source);
-  return status;
+  return faToolRunOnFile(o.path, checkSource, &o);
 }

@@ -185,7 +185,9 @@ static bool endsWith(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static int compileModule(MlirContext ctx, const FaSource *source, const CompileOptions *o) {
+static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics *diags,
+                         const void *options) {
+  const CompileOptions *o = options;
   char pipeline[256];
   const char *runtime;
   if (!targetPipeline(o->target, pipeline, sizeof pipeline, &runtime))
@@ -225,16 +227,5 @@ int faCompileMain(int argc, char **argv) {
   CompileOptions o;
   if (!parseArgs(argc, argv, &o))
     return 2;
-  FaSource source;
-  if (!faSourceRead(o.input, &source))
-    return 2;
-  MlirContext ctx = faToolContextCreate();
-  FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
-  int status = 2;
-  if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx)))
-    status = compileModule(ctx, &source, &o);
-  faDiagnosticsDestroy(diags);
-  mlirContextDestroy(ctx);
-  faSourceDestroy(&source);
-  return status;
+  return faToolRunOnFile(o.input, compileModule, &o);
 }

@@ -1,6 +1,6 @@
 /* What the fa-check and fa-compile drivers share: a context with every
- * dialect, translation and pass registered and the fa dialect loaded, and
- * running a textual pipeline on a module. */
+ * dialect, translation and pass registered and the fa dialect loaded, set
+ * up around a tool's body, and running a textual pipeline on a module. */
 #include "Tools.h"
 
 #include "fa-c/Dialect.h"
@@ -21,6 +21,21 @@ MlirContext faToolContextCreate(void) {
   mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   return ctx;
+}
+
+int faToolRunOnFile(const char *path, FaToolBodyFn body, const void *options) {
+  FaSource source;
+  if (!faSourceRead(path, &source))
+    return 2;
+  MlirContext ctx = faToolContextCreate();
+  FaDiagnostics *diags = faDiagnosticsCreate(ctx, &source, false);
+  int status = 2;
+  if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx)))
+    status = body(ctx, &source, diags, options);
+  faDiagnosticsDestroy(diags);
+  mlirContextDestroy(ctx);
+  faSourceDestroy(&source);
+  return status;
 }
 
 bool faModuleRunPipeline(MlirOperation module, const char *pipeline) {

@@ -61,6 +61,16 @@ void faDiagnosticsDestroy(FaDiagnostics *d);
 /* A context with all dialects, LLVM translations and passes registered. */
 MlirContext faToolContextCreate(void);
 
+/* The body of a tool: works on `source` in `ctx` (fa dialect loaded;
+ * diagnostics printed against the source through `diags`); returns the exit
+ * status. */
+typedef int (*FaToolBodyFn)(MlirContext ctx, const FaSource *source, FaDiagnostics *diags,
+                            const void *options);
+
+/* Reads `path`, sets up the context and diagnostics, runs `body`, tears all
+ * down; 2 if the file cannot be read or the dialect not loaded. */
+int faToolRunOnFile(const char *path, FaToolBodyFn body, const void *options);
+
 /* Runs `pipeline` (pass-pipeline text inside builtin.module(...), ours and
  * upstream's) on `module`; errors go to stderr. */
 bool faModuleRunPipeline(MlirOperation module, const char *pipeline);

@@ -112,10 +112,17 @@ static void packResult(Results *r, int i, void *data) {
   memcpy(p, &d, descBytes(r->info[i].rank));
 }
 
+/* The loaded model library and, for GPU targets, its runtime's status. */
+typedef struct {
+  void *lib;
+  int (*getStatus)(void);
+  const char *(*getMessage)(void);
+} Model;
+
 /* Calls `entry` on copies of the inputs in fresh heap memory, freed after
  * the call (as a program calling the model repeatedly passes its buffers),
  * and compares the results: 0 agree, 1 disagree, 2 runtime error. */
-static int callOnce(void *lib, Entry entry, const char *name, int numIn,
+static int callOnce(const Model *model, Entry entry, const char *name, int numIn,
                     const TensorInfo *inInfo, void *const *inData, Results *ref,
                     Results *got, double tolScale) {
   Desc inputs[23];
@@ -133,10 +140,9 @@ static int callOnce(void *lib, Entry entry, const char *name, int numIn,
   callEntry(entry, args, n);
   for (int i = 0; i < numIn; ++i)
     free(copies[i]);
-  int (*getStatus)(void) = (int (*)(void))dlsym(lib, "faRuntimeGetStatus");
-  const char *(*getMessage)(void) = (const char *(*)(void))dlsym(lib, "faRuntimeGetErrorMessage");
-  if (getStatus && getStatus() != 0) {
-    printf("%s: GPU runtime error: %s\n", name, getMessage ? getMessage() : "?");
+  if (model->getStatus && model->getStatus() != 0) {
+    printf("%s: GPU runtime error: %s\n", name,
+           model->getMessage ? model->getMessage() : "?");
     return 2;
   }
   for (int i = 0; i < ref->numResults; ++i)
@@ -145,7 +151,7 @@ static int callOnce(void *lib, Entry entry, const char *name, int numIn,
   return status;
 }
 
-static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int numIn,
+static int runFunc(const Model *model, FILE *m, const char *dir, const char *name, int numIn,
                    int numOut, double tolScale, int repeat) {
   TensorInfo inInfo[23];
   void *inData[23] = {0}, *refData[8] = {0};
@@ -160,7 +166,7 @@ static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int nu
     ok = (refData[i] = readTensor(m, dir, &ref.info[i])) != NULL;
   char symbol[300];
   snprintf(symbol, sizeof symbol, "_mlir_ciface_%s", name);
-  Entry entry = ok ? (Entry)dlsym(lib, symbol) : NULL;
+  Entry entry = ok ? (Entry)dlsym(model->lib, symbol) : NULL;
   if (ok && !entry)
     fprintf(stderr, "fa-run: the library has no %s\n", symbol);
   if (entry) {
@@ -174,7 +180,7 @@ static int runFunc(void *lib, FILE *m, const char *dir, const char *name, int nu
       packResult(&ref, i, refData[i]);
     status = 0;
     for (int r = 0; r < repeat && status != 2; ++r) {
-      int s = callOnce(lib, entry, name, numIn, inInfo, inData, &ref, &got, tolScale);
+      int s = callOnce(model, entry, name, numIn, inInfo, inData, &ref, &got, tolScale);
       status = s > status ? s : status;
     }
   }
@@ -212,6 +218,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "fa-run: cannot load %s: %s\n", libPath, dlerror());
     return 2;
   }
+  Model model = {lib, (int (*)(void))dlsym(lib, "faRuntimeGetStatus"),
+                 (const char *(*)(void))dlsym(lib, "faRuntimeGetErrorMessage")};
   char path[1024];
   snprintf(path, sizeof path, "%s/manifest.txt", dir);
   FILE *m = fopen(path, "r");
@@ -223,7 +231,7 @@ int main(int argc, char **argv) {
   int numIn, numOut, worst = 0, counts[3] = {0};
   while (fscanf(m, "%15s %255s %d %d", word, name, &numIn, &numOut) == 4 &&
          !strcmp(word, "func")) {
-    int s = runFunc(lib, m, dir, name, numIn, numOut, tolScale, repeat);
+    int s = runFunc(&model, m, dir, name, numIn, numOut, tolScale, repeat);
     ++counts[s];
     worst = s > worst ? s : worst;
     if (s == 2)
