@@ -321,13 +321,85 @@ static MlirLogicalResult verifyBlockwiseGemm(MlirOperation op) {
   return checkDestination(op, 2);
 }
 
+/* --- blockwise ops on register fragments -------------------------------------
+ * A vector operand is a thread's part of a workgroup tile in the layout the
+ * `layout` attribute names; only "mma_m16n8k16" (docs/dialect.md) exists.
+ * Such ops return the updated fragment. */
+
+static bool isFloatVector(MlirType t) {
+  return mlirTypeIsAVector(t) && mlirShapedTypeGetRank(t) == 1 &&
+         mlirShapedTypeHasStaticShape(t);
+}
+
+static int64_t fragSize(MlirOperation op, intptr_t i) {
+  return mlirShapedTypeGetDimSize(operandType(op, i), 0);
+}
+
+static MlirLogicalResult checkFragResult(MlirOperation op, intptr_t destIdx) {
+  MlirType dest = operandType(op, destIdx);
+  if (!isFloatVector(dest) || !mlirTypeIsAF32(mlirShapedTypeGetElementType(dest)))
+    return opError(op, "a fragment accumulator must be a 1-D vector of f32");
+  if (mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)), dest))
+    return opError(op, "must have one result of the fragment's type");
+  MlirAttribute layout = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("layout"));
+  if (mlirAttributeIsNull(layout) || !mlirAttributeIsAString(layout) ||
+      !mlirStringRefEqual(mlirStringAttrGetValue(layout),
+                          mlirStringRefCreateFromCString("mma_m16n8k16")))
+    return opError(op, "fragment operands need layout = \"mma_m16n8k16\"");
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult verifyFragmentReduction(MlirOperation op) {
+  TRY(checkFragResult(op, 1));
+  if (!isFloatVector(operandType(op, 0)))
+    return opError(op, "input must be a fragment when init is");
+  int64_t nx = fragSize(op, 0), nr = fragSize(op, 1);
+  if (nr % 2 || nx % (2 * nr))
+    return opError(op, "a fragment of %ld entries has no row vector of %ld entries",
+                   (long)nx, (long)nr);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult verifyFragmentGemm(MlirOperation op) {
+  TRY(checkFragResult(op, 2));
+  MlirType a = operandType(op, 0), b = operandType(op, 1);
+  if (!mlirTypeIsAMemRef(b) || mlirShapedTypeGetRank(b) != 2 || !mlirShapedTypeHasStaticShape(b))
+    return opError(op, "B must be a static 2-D memref tile when C is a fragment");
+  bool tb = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose_b")));
+  int64_t k = dimOf(b, tb ? 1 : 0), n = dimOf(b, tb ? 0 : 1), nc = fragSize(op, 2);
+  if (k % 16 || n % 16 || nc % (n / 2))
+    return opError(op, "B's dims must be multiples of 16 and C must hold n/2 entries "
+                       "per 16-row slice");
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(a), mlirShapedTypeGetElementType(b)))
+    return opError(op, "A and B must have the same element type");
+  if (mlirTypeIsAVector(a) && fragSize(op, 0) != (nc / (n / 2)) * k / 2)
+    return opError(op, "an A fragment must hold k/2 entries per 16-row slice");
+  if (mlirTypeIsAMemRef(a) && (mlirShapedTypeGetRank(a) != 2 || dimOf(a, 1) != k))
+    return opError(op, "A must be a 2-D tile with B's reduction dim");
+  return mlirLogicalResultSuccess();
+}
+
+static bool hasVectorOperand(MlirOperation op) {
+  for (intptr_t i = 0, e = mlirOperationGetNumOperands(op); i < e; ++i)
+    if (mlirTypeIsAVector(operandType(op, i)))
+      return true;
+  return false;
+}
+
 /* --- walk ------------------------------------------------------------------ */
 
 static MlirLogicalResult verifyOne(MlirOperation op) {
   if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
     return verifyGridwiseAttention(op);
   if (opNameIs(op, FA_OP_BLOCKWISE_FILL))
-    return verifyBlockwiseFill(op);
+    return hasVectorOperand(op) ? checkFragResult(op, 0) : verifyBlockwiseFill(op);
+  if (hasVectorOperand(op) && opNameIs(op, FA_OP_BLOCKWISE_REDUCTION))
+    return verifyFragmentReduction(op);
+  if (hasVectorOperand(op) && opNameIs(op, FA_OP_BLOCKWISE_GEMM))
+    return verifyFragmentGemm(op);
   if (opNameIs(op, FA_OP_BLOCKWISE_REDUCTION))
     return verifyBlockwiseReduction(op);
   if (opNameIs(op, FA_OP_BLOCKWISE_GEMM))

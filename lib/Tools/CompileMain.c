@@ -205,9 +205,13 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
   markEntryPoints(op, false);
   bool ok = true;
   if (o->exportKernels) {
-    bool gpu = runtime != NULL;
-    ok = faModuleRunPipeline(op, gpu ? "fa-verify,fa-fuse-attention,fa-lower-attention{target=gpu}"
-                             : "fa-verify,fa-fuse-attention,fa-lower-attention{target=cpu}");
+    /* The same kernels as the target's pipeline makes: tensor cores on NVIDIA. */
+    const char *lower = runtime == NULL                    ? "fa-lower-attention{target=cpu}"
+                        : strncmp(o->target, "sm_", 3) == 0 ? "fa-lower-attention{target=nvvm}"
+                                                            : "fa-lower-attention{target=gpu}";
+    char text[160];
+    snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,%s", lower);
+    ok = faModuleRunPipeline(op, text);
     if (ok)
       markEntryPoints(op, true);
   }

@@ -201,6 +201,67 @@ void faOperationReplaceWithCall(MlirOperation op, const char *callee) {
   mlirOperationDestroy(op);
 }
 
+static void faOpListAppend(FaOpList *list, MlirOperation op) {
+  if (list->size == list->cap) {
+    list->cap = list->cap * 2 + 16;
+    list->ops = realloc(list->ops, list->cap * sizeof(MlirOperation));
+    if (!list->ops)
+      abort();
+  }
+  list->ops[list->size++] = op;
+}
+
+void faCallInline(MlirOperation call, MlirOperation callee) {
+  MlirOperation body = mlirOperationClone(callee);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(body, 0));
+  for (intptr_t i = 0, e = mlirBlockGetNumArguments(entry); i < e; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(entry, i),
+                                  mlirOperationGetOperand(call, i));
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (faOpIsA(op, "func.return")) {
+      for (intptr_t r = 0, e = mlirOperationGetNumOperands(op); r < e; ++r)
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, r),
+                                      mlirOperationGetOperand(op, r));
+      break;
+    }
+    mlirOperationMoveBefore(op, call);
+    op = next;
+  }
+  mlirOperationDestroy(body);
+  mlirOperationDestroy(call);
+}
+
+typedef struct {
+  const char *callee;
+  FaOpList calls;
+} CallsTo;
+
+static MlirWalkResult collectCallTo(MlirOperation op, void *userData) {
+  CallsTo *c = userData;
+  if (!faOpIsA(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(faOpGetAttr(op, "callee"));
+  if (mlirStringRefEqual(callee, mlirStringRefCreateFromCString(c->callee)))
+    faOpListAppend(&c->calls, op);
+  return MlirWalkResultAdvance;
+}
+
+void faModuleInlineCallsTo(MlirOperation module, MlirOperation root, const char *calleeName) {
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirOperation callee =
+      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(calleeName));
+  mlirSymbolTableDestroy(table);
+  if (mlirOperationIsNull(callee))
+    return;
+  CallsTo c = {calleeName, {NULL, 0, 0}};
+  mlirOperationWalk(root, collectCallTo, &c, MlirWalkPostOrder);
+  for (size_t i = 0; i < c.calls.size; ++i)
+    faCallInline(c.calls.ops[i], callee);
+  faOpListDestroy(&c.calls);
+  mlirOperationDestroy(callee);
+}
+
 typedef struct {
   FaOpList list;
   bool (*pred)(MlirOperation);
@@ -210,13 +271,7 @@ static MlirWalkResult collectOne(MlirOperation op, void *userData) {
   Collector *c = userData;
   if (!c->pred(op))
     return MlirWalkResultAdvance;
-  if (c->list.size == c->list.cap) {
-    c->list.cap = c->list.cap * 2 + 16;
-    c->list.ops = realloc(c->list.ops, c->list.cap * sizeof(MlirOperation));
-    if (!c->list.ops)
-      abort();
-  }
-  c->list.ops[c->list.size++] = op;
+  faOpListAppend(&c->list, op);
   return MlirWalkResultAdvance;
 }
 

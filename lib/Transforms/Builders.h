@@ -62,6 +62,14 @@ MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAt
  * results of its result types (which take over its uses); destroys `op`. */
 void faOperationReplaceWithCall(MlirOperation op, const char *callee);
 
+/* Replaces `call` (a func.call) with a copy of the body of `callee`, a
+ * func.func of one block: what MLIR's inliner does, for callees it refuses
+ * (ops of dialects without an inliner interface, e.g. nvgpu). */
+void faCallInline(MlirOperation call, MlirOperation callee);
+/* Inlines every func.call of `calleeName` below `root` (faCallInline),
+ * looking the callee up in `module`; erases the callee. */
+void faModuleInlineCallsTo(MlirOperation module, MlirOperation root, const char *calleeName);
+
 /* Calls `fn` on each func.func with a body at the top level of `module`. */
 void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func));
 

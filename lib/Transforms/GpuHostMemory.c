@@ -10,9 +10,12 @@
  *  - memref arguments of public functions are registered with
  *    gpu.host_register for the call (gpu.host_unregister before each
  *    return), so callers may pass ordinary host memory.
+ *  - memref.global in workgroup memory (a kernel's dynamic shared memory,
+ *    which outlining copied into its gpu.module) is erased from the host.
  * Runs after gpu-kernel-outlining, before gpu-to-llvm. Kernels (gpu.module)
  * are untouched. */
 #include "Builders.h"
+#include "IRText.h"
 #include "FreeBuffers.h"
 #include "Passes.h"
 #include "PassSupport.h"
@@ -21,6 +24,8 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/MemRef.h"
+
+#include <string.h>
 
 static MlirType tokenType(MlirContext ctx) {
   return mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("!gpu.async.token"));
@@ -133,8 +138,34 @@ static void rewriteFunc(MlirOperation func) {
     registerArguments(func);
 }
 
+static bool isWorkgroupGlobal(MlirOperation op) {
+  if (!faOpIsA(op, "memref.global"))
+    return false;
+  MlirType type = mlirTypeAttrGetValue(faOpGetAttr(op, "type"));
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(type);
+  if (mlirAttributeIsNull(space))
+    return false;
+  FaText t;
+  faTextInit(&t);
+  faTextAppendAttribute(&t, space);
+  bool workgroup = strcmp(t.data, "#gpu.address_space<workgroup>") == 0;
+  faTextDestroy(&t);
+  return workgroup;
+}
+
+static void eraseWorkgroupGlobals(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (isWorkgroupGlobal(op))
+      mlirOperationDestroy(op);
+    op = next;
+  }
+}
+
 static void runGpuHostMemory(MlirOperation module, MlirExternalPass pass, const void *state) {
   faModuleForEachFunc(module, rewriteFunc);
+  eraseWorkgroupGlobals(module);
 }
 
 static const FaDialectHandleFn kDialects[] = {mlirGetDialectHandle__gpu__,

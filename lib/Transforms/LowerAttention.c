@@ -17,6 +17,7 @@
  * Key tiles past the causal diagonal or the KV length are not visited. At the
  * end O / l (0 where l = 0: fully masked rows), lse = (m + log2 l) * ln 2.
  * Tiles live in workgroup memory; all arithmetic is f32. */
+#include "AttentionKernel.h"
 #include "Builders.h"
 #include "IRText.h"
 #include "Lowering.h"
@@ -36,14 +37,7 @@
 
 /* --- what one op asks for -------------------------------------------------- */
 
-typedef struct {
-  MlirOperation op;
-  MlirValue q, k, v, bias, kvLen;
-  MlirType elt, outElt, biasElt, kvElt;
-  bool hasLse, causal, kTransposed;
-  int64_t causalOffset, d, dv, bm, bn;
-  double scale;
-} Kernel;
+typedef FaAttentionKernel Kernel;
 
 static int64_t dimOf(MlirValue v, intptr_t d) {
   MlirType t = mlirValueGetType(v);
@@ -54,8 +48,8 @@ static MlirType eltOf(MlirValue v) {
   return mlirShapedTypeGetElementType(mlirValueGetType(v));
 }
 
-static int64_t intAttr(MlirOperation op, const char *name, int64_t dflt) {
-  MlirAttribute a = faOpGetAttr(op, name);
+int64_t faAttentionIntAttr(const Kernel *k, const char *name, int64_t dflt) {
+  MlirAttribute a = faOpGetAttr(k->op, name);
   return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
              ? mlirIntegerAttrGetValueInt(a) : dflt;
 }
@@ -66,15 +60,15 @@ static int64_t tileBytes(const Kernel *k, int64_t bm, int64_t bn) {
 }
 
 static void chooseTiles(Kernel *k, FaTarget target) {
-  int64_t budget = target == FA_TARGET_GPU ? 44 * 1024 : 512 * 1024;
+  int64_t budget = faTargetIsGpu(target) ? 44 * 1024 : 512 * 1024;
   int64_t m = dimOf(k->q, 2), t = 64;
   while (t > 8 && tileBytes(k, t, t) > budget)
     t /= 2;
   k->bm = k->bn = t;
   while (m > 0 && k->bm > 1 && k->bm / 2 >= m)
     k->bm /= 2; /* decode (M = 1) and short queries: no empty rows */
-  k->bm = intAttr(k->op, "block_m", k->bm);
-  k->bn = intAttr(k->op, "block_n", k->bn);
+  k->bm = faAttentionIntAttr(k, "block_m", k->bm);
+  k->bn = faAttentionIntAttr(k, "block_n", k->bn);
 }
 
 static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
@@ -106,10 +100,14 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->dv = dimOf(k->v, 3);
   if (k->d < 0 || k->dv < 0)
     return "the head dims D and Dv must be static to be lowered";
+  if (target == FA_TARGET_NVVM && !faAttentionMmaUnsupported(k)) {
+    k->mma = true;
+    return faAttentionMmaChooseTiles(k);
+  }
   chooseTiles(k, target);
   if (k->bm < 1 || k->bn < 1)
     return "block_m and block_n must be positive";
-  if (target == FA_TARGET_GPU && tileBytes(k, k->bm, k->bn) > 48 * 1024)
+  if (faTargetIsGpu(target) && tileBytes(k, k->bm, k->bn) > 48 * 1024)
     return "the tiles (block_m, block_n, D, Dv) do not fit in 48 KiB of "
            "workgroup memory";
   return NULL;
@@ -118,37 +116,39 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
 /* --- text of the kernel ---------------------------------------------------- */
 
 /* memref<?x..x?xT, strided<[?, ..], offset: ?>>: any buffer of that rank. */
-static void appendAnyMemref(FaText *t, int rank, MlirType elt) {
+/* With `unitInner`, the innermost stride is 1 (the tensor-core kernel's
+ * 16-byte copies and stores need it; bufferized buffers have it). */
+static void appendAnyMemref(FaText *t, int rank, MlirType elt, bool unitInner) {
   faTextAppend(t, "memref<");
   for (int i = 0; i < rank; ++i)
     faTextAppend(t, "?x");
   faTextAppendType(t, elt);
   faTextAppend(t, ", strided<[");
   for (int i = 0; i < rank; ++i)
-    faTextAppend(t, i ? ", ?" : "?");
+    faTextAppend(t, "%s%s", i ? ", " : "", unitInner && i == rank - 1 ? "1" : "?");
   faTextAppend(t, "], offset: ?>>");
 }
 
 static void appendAliases(FaText *t, const Kernel *k, FaTarget target) {
   faTextAppend(t, "!Q = ");
-  appendAnyMemref(t, 4, k->elt);
+  appendAnyMemref(t, 4, k->elt, k->mma);
   faTextAppend(t, "\n!K = ");
-  appendAnyMemref(t, 4, k->elt);
+  appendAnyMemref(t, 4, k->elt, k->mma);
   faTextAppend(t, "\n!V = ");
-  appendAnyMemref(t, 4, k->elt);
+  appendAnyMemref(t, 4, k->elt, k->mma);
   faTextAppend(t, "\n!O = ");
-  appendAnyMemref(t, 4, k->outElt);
+  appendAnyMemref(t, 4, k->outElt, k->mma);
   faTextAppend(t, "\n!LSE = ");
-  appendAnyMemref(t, 3, mlirF32TypeGet(mlirOperationGetContext(k->op)));
+  appendAnyMemref(t, 3, mlirF32TypeGet(mlirOperationGetContext(k->op)), k->mma);
   if (k->kvElt.ptr) {
     faTextAppend(t, "\n!KVL = ");
-    appendAnyMemref(t, 1, k->kvElt);
+    appendAnyMemref(t, 1, k->kvElt, k->mma);
   }
   if (k->biasElt.ptr) {
     faTextAppend(t, "\n!BIAS = ");
-    appendAnyMemref(t, 4, k->biasElt);
+    appendAnyMemref(t, 4, k->biasElt, k->mma);
   }
-  const char *space = target == FA_TARGET_GPU ? ", #gpu.address_space<workgroup>" : "";
+  const char *space = faTargetIsGpu(target) ? ", #gpu.address_space<workgroup>" : "";
   faTextAppend(t, "\n!tQ = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->d, space);
   faTextAppend(t, "!tK = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->d, space);
   faTextAppend(t, "!tV = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->dv, space);
@@ -397,15 +397,20 @@ static const char *const kTiles[] = {"qt : !tQ", "kt : !tK", "vt : !tV", "st : !
                                      "acc : !tA", "mrow : !tR", "mnew : !tR",
                                      "lrow : !tR", NULL};
 
-static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char *name) {
-  faTextAppend(t, "func.func private @%s(%%q: !Q, %%k: !K, %%v: !V", name);
+void faAttentionAppendArgs(FaText *t, const Kernel *k) {
+  faTextAppend(t, "%%q: !Q, %%k: !K, %%v: !V");
   if (k->biasElt.ptr)
     faTextAppend(t, ", %%bias: !BIAS");
   if (k->kvElt.ptr)
     faTextAppend(t, ", %%kvl: !KVL");
+  faTextAppend(t, ", %%o: !O%s", k->hasLse ? ", %lse: !LSE" : "");
+}
+
+static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char *name) {
+  faTextAppend(t, "func.func private @%s(", name);
+  faAttentionAppendArgs(t, k);
   /* fa.attention_kernel marks it for fa-compile --export-kernels. */
-  faTextAppend(t, ", %%o: !O%s) attributes {fa.attention_kernel} {\n",
-               k->hasLse ? ", %lse: !LSE" : "");
+  faTextAppend(t, ") attributes {fa.attention_kernel} {\n");
   faTextAppend(t, "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
                   "  %%c2 = arith.constant 2 : index\n  %%c3 = arith.constant 3 : index\n");
   faTextAppend(t, "  %%cBM = arith.constant %ld : index\n  %%cBN = arith.constant %ld : index\n"
@@ -421,7 +426,7 @@ static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char
                   "  %%M = memref.dim %%q, %%c2 : !Q\n  %%Hkv = memref.dim %%v, %%c1 : !V\n"
                   "  %%N = memref.dim %%v, %%c2 : !V\n  %%G = arith.divui %%Hq, %%Hkv : index\n"
                   "  %%MT = arith.ceildivui %%M, %%cBM : index\n");
-  if (target == FA_TARGET_GPU) {
+  if (faTargetIsGpu(target)) {
     faTextAppend(t, "  %%nthreads = arith.constant %d : index\n", FA_GPU_THREADS);
     faTextAppend(t, "  gpu.launch blocks(%%mt, %%h, %%b) in (%%gx = %%MT, %%gy = %%Hq, %%gz = %%B)"
                     " threads(%%tx, %%ty, %%tz) in (%%sx = %%nthreads, %%sy = %%c1, %%sz = %%c1)"
@@ -464,7 +469,8 @@ static void appendBufferType(FaText *t, MlirType type) {
   faTextDestroy(&s);
 }
 
-static void appendToBuffer(FaText *t, const char *name, MlirValue v, int rank) {
+static void appendToBuffer(FaText *t, const Kernel *k, const char *name, MlirValue v,
+                           int rank) {
   MlirType type = mlirValueGetType(v);
   faTextAppend(t, "  %%%s_b = bufferization.to_buffer %%%s read_only : ", name, name);
   faTextAppendType(t, type);
@@ -473,13 +479,13 @@ static void appendToBuffer(FaText *t, const char *name, MlirValue v, int rank) {
   faTextAppend(t, "\n  %%%s_c = memref.cast %%%s_b : ", name, name);
   appendBufferType(t, type);
   faTextAppend(t, " to ");
-  appendAnyMemref(t, rank, mlirShapedTypeGetElementType(type));
+  appendAnyMemref(t, rank, mlirShapedTypeGetElementType(type), k->mma);
   faTextAppend(t, "\n");
 }
 
 /* A result buffer of `type`; its dynamic dims are those of q (B, Hq, M) or
  * v (Dv). */
-static void appendAlloc(FaText *t, const char *name, MlirType type) {
+static void appendAlloc(FaText *t, const Kernel *k, const char *name, MlirType type) {
   intptr_t rank = mlirShapedTypeGetRank(type);
   faTextAppend(t, "  %%%s_b = memref.alloc(", name);
   for (intptr_t d = 0, n = 0; d < rank; ++d)
@@ -490,7 +496,7 @@ static void appendAlloc(FaText *t, const char *name, MlirType type) {
   faTextAppend(t, "\n  %%%s_c = memref.cast %%%s_b : ", name, name);
   appendBufferType(t, type);
   faTextAppend(t, " to ");
-  appendAnyMemref(t, (int)rank, mlirShapedTypeGetElementType(type));
+  appendAnyMemref(t, (int)rank, mlirShapedTypeGetElementType(type), k->mma);
   faTextAppend(t, "\n");
 }
 
@@ -514,7 +520,7 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
   }
   faTextAppend(t, ") {\n");
   for (intptr_t i = 0; i < numOperands; ++i)
-    appendToBuffer(t, names[i], mlirOperationGetOperand(op, i),
+    appendToBuffer(t, k, names[i], mlirOperationGetOperand(op, i),
                    (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, i))));
   for (int d = 0; d < 4; ++d) {
     faTextAppend(t, "  %%i%d = arith.constant %d : index\n", d, d);
@@ -524,9 +530,9 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
     faTextAppend(t, "\n");
   }
   MlirType outType = mlirValueGetType(mlirOperationGetResult(op, 0));
-  appendAlloc(t, "o", outType);
+  appendAlloc(t, k, "o", outType);
   if (k->hasLse)
-    appendAlloc(t, "lse", mlirValueGetType(mlirOperationGetResult(op, 1)));
+    appendAlloc(t, k, "lse", mlirValueGetType(mlirOperationGetResult(op, 1)));
   faTextAppend(t, "  call @%s(", name);
   for (intptr_t i = 0; i < numOperands; ++i)
     faTextAppend(t, "%%%s_c, ", names[i]);
@@ -569,7 +575,18 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   FaText t;
   faTextInit(&t);
   appendAliases(&t, &k, target);
-  appendKernel(&t, &k, target, name);
+  const char *missing = NULL;
+  if (k.mma)
+    missing = faAttentionMmaAppend(&t, &k, name);
+  else
+    appendKernel(&t, &k, target, name);
+  if (missing) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "fa-lower-attention: internal error: %s", missing);
+    mlirEmitError(mlirOperationGetLocation(op), msg);
+    faTextDestroy(&t);
+    return mlirLogicalResultFailure();
+  }
   appendWrapper(&t, &k, name);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
@@ -579,6 +596,10 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return ok;
   }
   char callee[160];
+  if (k.mma) { /* its copy helper holds nvgpu ops, which MLIR's inliner refuses */
+    snprintf(callee, sizeof callee, "%s_copy", name);
+    faModuleInlineCallsTo(module, module, callee);
+  }
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);
   return mlirLogicalResultSuccess();

@@ -9,6 +9,7 @@
  * gpu.shuffle xor. On GPUs every op ends with a barrier. The GEMM keeps its
  * own function so that a tensor-core lowering can replace only it. */
 #include "Builders.h"
+#include "GPU/BlockwiseMma.h"
 #include "IRText.h"
 #include "Lowering.h"
 #include "PassSupport.h"
@@ -26,6 +27,7 @@ typedef struct {
   FaTarget target;
   /* Templates made in this run: signature key -> symbol. */
   char **keys, **names;
+  bool *fragment; /* inlined here: nvgpu ops stop MLIR's inliner */
   size_t size, cap;
 } Templates;
 
@@ -33,7 +35,11 @@ static int64_t dimOf(MlirValue v, intptr_t d) {
   return mlirShapedTypeGetDimSize(mlirValueGetType(v), d);
 }
 
-static const char *checkOperands(MlirOperation op) {
+static const char *checkOperands(MlirOperation op, FaTarget target) {
+  if (faBlockwiseIsFragment(op))
+    return target == FA_TARGET_NVVM
+               ? faBlockwiseMmaUnsupported(op)
+               : "register fragments are lowered only with target=nvvm";
   for (intptr_t i = 0, e = mlirOperationGetNumOperands(op); i < e; ++i) {
     MlirType t = mlirValueGetType(mlirOperationGetOperand(op, i));
     if (!mlirTypeIsAShaped(t))
@@ -142,7 +148,7 @@ static void appendReduction(FaText *t, MlirOperation op, const char *name,
   faTextAppend(t, "  %%kept = arith.constant %ld : index\n  %%len = arith.constant %ld : index\n"
                   "  %%ident = arith.constant %s : f32\n",
                (long)dimOf(in, 1 - axis), (long)dimOf(in, axis), isMax ? "0xFF800000" : "0.0");
-  bool gpu = target == FA_TARGET_GPU;
+  bool gpu = faTargetIsGpu(target);
   if (gpu)
     faTextAppend(t, "  %%cw = arith.constant %d : index\n  %%lane = arith.remui %%tid, %%cw : index\n"
                     "  %%warp = arith.divui %%tid, %%cw : index\n  %%nw = arith.divui %%nth, %%cw : index\n"
@@ -199,13 +205,17 @@ static const char *templateFor(MlirOperation module, MlirOperation op, Templates
   faModuleUniqueSymbol(module, prefix, name, sizeof name);
   FaText t;
   faTextInit(&t);
-  if (faOpIsA(op, "fa.blockwise_fill"))
+  const char *why = NULL;
+  if (faBlockwiseIsFragment(op))
+    why = faBlockwiseMmaAppend(&t, op, name);
+  else if (faOpIsA(op, "fa.blockwise_fill"))
     appendFill(&t, op, name, ts->target);
   else if (faOpIsA(op, "fa.blockwise_gemm"))
     appendGemm(&t, op, name, ts->target);
   else
     appendReduction(&t, op, name, ts->target);
-  MlirLogicalResult ok = faModuleAppendParsed(module, &t);
+  MlirLogicalResult ok =
+      why ? mlirLogicalResultFailure() : faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {
     faTextDestroy(&key);
@@ -215,9 +225,11 @@ static const char *templateFor(MlirOperation module, MlirOperation op, Templates
     ts->cap = ts->cap ? 2 * ts->cap : 8;
     ts->keys = realloc(ts->keys, ts->cap * sizeof(char *));
     ts->names = realloc(ts->names, ts->cap * sizeof(char *));
-    if (!ts->keys || !ts->names)
+    ts->fragment = realloc(ts->fragment, ts->cap * sizeof(bool));
+    if (!ts->keys || !ts->names || !ts->fragment)
       abort();
   }
+  ts->fragment[ts->size] = faBlockwiseIsFragment(op);
   ts->keys[ts->size] = key.data; /* takes the buffer */
   ts->names[ts->size] = strdup(name);
   return ts->names[ts->size++];
@@ -231,11 +243,11 @@ static bool isBlockwise(MlirOperation op) {
 
 static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
                               const void *state) {
-  Templates ts = {*(const FaTarget *)state, NULL, NULL, 0, 0};
+  Templates ts = {*(const FaTarget *)state, NULL, NULL, NULL, 0, 0};
   FaOpList ops = faOperationCollect(module, isBlockwise, MlirWalkPreOrder);
   bool failed = false;
   for (size_t i = 0; i < ops.size; ++i) {
-    const char *why = checkOperands(ops.ops[i]);
+    const char *why = checkOperands(ops.ops[i], ts.target);
     const char *callee = why ? NULL : templateFor(module, ops.ops[i], &ts);
     if (!callee) {
       char msg[256];
@@ -248,11 +260,14 @@ static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
     faOperationReplaceWithCall(ops.ops[i], callee);
   }
   for (size_t i = 0; i < ts.size; ++i) {
+    if (ts.fragment[i])
+      faModuleInlineCallsTo(module, module, ts.names[i]);
     free(ts.keys[i]);
     free(ts.names[i]);
   }
   free(ts.keys);
   free(ts.names);
+  free(ts.fragment);
   faOpListDestroy(&ops);
   if (failed)
     mlirExternalPassSignalFailure(pass);

@@ -7,16 +7,18 @@
 
 bool faTargetParseOption(MlirStringRef options, FaTarget *target,
                          MlirStringCallback errorCallback, void *userData) {
-  static const char *const kCpu = "target=cpu", *const kGpu = "target=gpu";
-  if (options.length == 0 ||
-      mlirStringRefEqual(options, mlirStringRefCreateFromCString(kCpu))) {
-    *target = FA_TARGET_CPU;
-    return true;
-  }
-  if (mlirStringRefEqual(options, mlirStringRefCreateFromCString(kGpu))) {
-    *target = FA_TARGET_GPU;
-    return true;
-  }
+  static const struct {
+    const char *text;
+    FaTarget target;
+  } kTargets[] = {{"", FA_TARGET_CPU},
+                  {"target=cpu", FA_TARGET_CPU},
+                  {"target=gpu", FA_TARGET_GPU},
+                  {"target=nvvm", FA_TARGET_NVVM}};
+  for (size_t i = 0; i < sizeof kTargets / sizeof kTargets[0]; ++i)
+    if (mlirStringRefEqual(options, mlirStringRefCreateFromCString(kTargets[i].text))) {
+      *target = kTargets[i].target;
+      return true;
+    }
   faPassReportBadOptions(options, errorCallback, userData);
   return false;
 }
@@ -34,7 +36,7 @@ MlirPass faLoweringPassCreateFromOptions(const FaPassDef *def, MlirStringRef opt
 }
 
 void faTextAppendThreadIds(FaText *t, FaTarget target) {
-  if (target == FA_TARGET_GPU)
+  if (faTargetIsGpu(target))
     faTextAppend(t, "  %%tid = gpu.thread_id x\n  %%nth = gpu.block_dim x\n");
   else
     faTextAppend(t, "  %%tid = arith.constant 0 : index\n"
@@ -42,7 +44,7 @@ void faTextAppendThreadIds(FaText *t, FaTarget target) {
 }
 
 void faTextAppendBarrier(FaText *t, FaTarget target) {
-  if (target == FA_TARGET_GPU)
+  if (faTargetIsGpu(target))
     faTextAppend(t, "  gpu.barrier\n");
 }
 

@@ -14,9 +14,13 @@
 
 #include <stdbool.h>
 
-typedef enum { FA_TARGET_CPU, FA_TARGET_GPU } FaTarget;
+/* cpu: loops; gpu: any GPU, scalar SPMD code (NVVM and ROCDL); nvvm: NVIDIA
+ * from sm_80, tensor cores (mma.sync) where the op allows, gpu otherwise. */
+typedef enum { FA_TARGET_CPU, FA_TARGET_GPU, FA_TARGET_NVVM } FaTarget;
 
-/* Parses "" (cpu), "target=cpu" or "target=gpu". */
+static inline bool faTargetIsGpu(FaTarget target) { return target != FA_TARGET_CPU; }
+
+/* Parses "" (cpu), "target=cpu", "target=gpu" or "target=nvvm". */
 bool faTargetParseOption(MlirStringRef options, FaTarget *target,
                          MlirStringCallback errorCallback, void *userData);
 

@@ -115,16 +115,23 @@ static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef option
   return addText(pm, options, errorCallback, userData, kFaToCpu);
 }
 
+/* Register fragments are indexed by affine.for loops of constant trip count:
+ * unrolled fully (innermost first, as deep as the templates nest), every index
+ * is a constant and the fragments stay in registers. */
+#define FA_UNROLL_FRAGMENTS "func.func(affine-loop-unroll{unroll-factor=-1 unroll-num-reps=8}),"
+
 /* The part of the GPU pipelines before the target: fusion, our GPU lowering,
  * bufferization, upstream parallel-loops-to-GPU for every other op, kernel
  * outlining. */
-#define FA_GPU_PREFIX                                                         \
+#define FA_GPU_PREFIX(target)                                                 \
   "fa-verify,fa-fuse-attention,fa-verify," FA_TOSA_TO_LINALG                  \
-  "fa-lower-attention{target=gpu},fa-lower-blockwise{target=gpu},"            \
-  "inline{default-pipeline=},symbol-dce,canonicalize,cse," FA_BUFFERIZE       \
+  "fa-lower-attention{target=" target "},fa-lower-blockwise{target=" target   \
+  "},inline{default-pipeline=},symbol-dce," FA_UNROLL_FRAGMENTS               \
+  "canonicalize,cse," FA_BUFFERIZE                                            \
   "func.func(convert-linalg-to-parallel-loops),%s"                            \
   "func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"           \
-  "lower-affine,arith-expand,gpu-kernel-outlining,fa-gpu-host-memory,"
+  "lower-affine,arith-expand,gpu-launch-sink-index-computations,"             \
+  "gpu-kernel-outlining,fa-gpu-host-memory,"
 
 /* Parses `chip=PREFIX...` and `KEY=path` options of a GPU pipeline. */
 static bool parseGpuOptions(MlirStringRef options, const char *chipPrefix,
@@ -151,8 +158,9 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
     return mlirLogicalResultFailure();
   char text[4096];
   snprintf(text, sizeof text,
-           FA_GPU_PREFIX "nvvm-attach-target{chip=%s O=3},"
-           "gpu.module(convert-scf-to-cf,math-expand-ops{ops=fpowi},convert-gpu-to-nvvm,"
+           FA_GPU_PREFIX("nvvm") "nvvm-attach-target{chip=%s features=+ptx80 O=3},"
+           "gpu.module(expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-scf-to-cf,math-expand-ops{ops=fpowi},"
+           "convert-gpu-to-nvvm,"
            "reconcile-unrealized-casts),"
            "gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
            "", chip, cuda);
@@ -174,7 +182,7 @@ static MlirLogicalResult buildFaToRocdl(MlirOpPassManager pm, MlirStringRef opti
   bool ownToolkit = rocm[0] == 0;
   char text[4096];
   snprintf(text, sizeof text,
-           FA_GPU_PREFIX "rocdl-attach-target{chip=%s O=3},"
+           FA_GPU_PREFIX("gpu") "rocdl-attach-target{chip=%s O=3},"
            "gpu.module(convert-scf-to-cf,math-expand-ops,convert-gpu-to-rocdl{chipset=%s},"
            "convert-math-to-llvm,reconcile-unrealized-casts),%s"
            "gpu-to-llvm,gpu-module-to-binary{format=bin toolkit=%s}," FA_CPU_TO_LLVM,

@@ -1,0 +1,43 @@
+/* Internal: one fa.gridwise_attention as fa-lower-attention sees it, shared
+ * by the portable kernel (LowerAttention.c) and the tensor-core kernel
+ * (GPU/AttentionMma.c). */
+#ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
+#define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
+
+#include "IRText.h"
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  MlirOperation op;
+  MlirValue q, k, v, bias, kvLen;
+  MlirType elt, outElt, biasElt, kvElt; /* biasElt/kvElt null when absent */
+  bool hasLse, causal, kTransposed;
+  /* The tensor-core kernel: its buffers have a unit innermost stride. */
+  bool mma;
+  int64_t causalOffset, d, dv;
+  /* Tiles: query rows and keys per workgroup step, warps per workgroup. */
+  int64_t bm, bn, warps;
+  double scale;
+} FaAttentionKernel;
+
+/* "%q: !Q, %k: !K, %v: !V[, %bias: !BIAS][, %kvl: !KVL], %o: !O[, %lse: !LSE]" */
+void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
+
+/* An integer attribute of the op, or `dflt` when it has none. */
+int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t dflt);
+
+/* Tensor-core kernel (GPU/AttentionMma.c). Why the op cannot take it (NULL
+ * when it can), for chip-independent reasons: element types, head dims,
+ * layout. */
+const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
+/* Chooses the tiles (tuning table, then the op's attributes) and checks
+ * them; returns why they are unusable, or NULL. */
+const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);
+/* Appends kernel `name` (and its helpers) to `t`; NULL or an error. */
+const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+
+#endif

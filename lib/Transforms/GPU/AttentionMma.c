@@ -1,0 +1,182 @@
+/* The FlashAttention-2 kernel on NVIDIA tensor cores: fa-lower-attention's
+ * choice for f16/bf16 attention with target=nvvm. The kernel itself is the
+ * template GPU/attention_mma.mlir; this file decides when it applies, picks
+ * its tiles and fills in the template's variables. */
+#include "../AttentionKernel.h"
+#include "../Template.h"
+
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* --- tiles ------------------------------------------------------------------ */
+
+/* Tuning table: the first row whose max_d >= max(D, Dv) (and causal flag,
+ * -1 = either) gives the tiles; measured by bench/tune_mma.sh on an H200
+ * (bench/tune_mma.txt). */
+typedef struct {
+  int64_t maxD;
+  int causal;
+  int64_t bm, bn, warps;
+} TileRow;
+
+static const TileRow kTiles[] = {
+    {64, -1, 128, 64, 4},
+    {128, -1, 64, 64, 4},
+    {256, -1, 64, 32, 4},
+};
+
+/* Shared memory is limited to what sm_80 gives one block (163 KiB). */
+enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8 };
+
+static int64_t eltBytes(const FaAttentionKernel *k) { (void)k; return 2; }
+
+static int64_t smemBytes(const FaAttentionKernel *k) {
+  int64_t b = eltBytes(k);
+  return b * (k->bm * (k->d + MMA_PAD) + 2 * k->bn * (k->d + MMA_PAD) +
+              2 * k->bn * (k->dv + MMA_PAD));
+}
+
+static bool isHalf(MlirType t) { return mlirTypeIsAF16(t) || mlirTypeIsABF16(t); }
+
+const char *faAttentionMmaUnsupported(const FaAttentionKernel *k) {
+  if (!isHalf(k->elt))
+    return "Q, K and V are not f16 or bf16";
+  if (k->d % 16 || k->dv % 16 || k->d > 256 || k->dv > 256)
+    return "D and Dv must be multiples of 16 up to 256";
+  if (k->kTransposed)
+    return "K is stored transposed";
+  return NULL;
+}
+
+const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
+  int64_t dmax = k->d > k->dv ? k->d : k->dv;
+  for (size_t i = 0; i < sizeof kTiles / sizeof kTiles[0]; ++i) {
+    const TileRow *row = &kTiles[i];
+    if (row->maxD >= dmax && (row->causal < 0 || row->causal == (int)k->causal)) {
+      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps;
+      break;
+    }
+  }
+  k->bm = faAttentionIntAttr(k, "block_m", k->bm);
+  k->bn = faAttentionIntAttr(k, "block_n", k->bn);
+  k->warps = faAttentionIntAttr(k, "warps", k->warps);
+  if (k->warps < 1 || k->warps > 16 || k->bm < 16 || k->bm % (16 * k->warps))
+    return "tensor-core tiles: block_m must be a multiple of 16 * warps (1 to 16 warps)";
+  if (k->bn < 16 || k->bn > 256 || k->bn % 16)
+    return "tensor-core tiles: block_n must be a multiple of 16 up to 256";
+  if (smemBytes(k) > MMA_SMEM_LIMIT)
+    return "tensor-core tiles: the Q tile and two stages of K and V tiles exceed "
+           "163 KiB of shared memory";
+  return NULL;
+}
+
+/* --- the template's variables ------------------------------------------------ */
+
+static void setType(FaTemplateVars *vars, const char *name, MlirType type) {
+  FaText t;
+  faTextInit(&t);
+  faTextAppendType(&t, type);
+  faTemplateVarsSet(vars, name, "%s", t.data);
+  faTextDestroy(&t);
+}
+
+/* Which fragment entry a thread's element i of a [16*RM*warps x cols] tile
+ * is: slice r, column tile j, entry e (see blockwise_mma.mlir). */
+typedef enum { ROW_OFFSET, COL_OFFSET, COL_MINUS_ROW, ROW_STAT, STAT_ROW_OFFSET } FragField;
+
+static long fragField(FragField f, long i, long ct) {
+  long e = i % 4, j = (i / 4) % ct, r = i / 4 / ct;
+  switch (f) {
+  case ROW_OFFSET: return r * 16 + (e / 2) * 8;
+  case COL_OFFSET: return j * 8 + e % 2;
+  case COL_MINUS_ROW: return j * 8 + e % 2 - (r * 16 + (e / 2) * 8);
+  case ROW_STAT: return r * 2 + e / 2;
+  default: return (i / 2) * 16 + (i % 2) * 8; /* row of row-vector entry i */
+  }
+}
+
+/* NAME = "v0, v1, ..." over the n entries of a fragment with ct column tiles. */
+static void setFragList(FaTemplateVars *vars, const char *name, FragField f, long n,
+                        long ct) {
+  FaText t;
+  faTextInit(&t);
+  for (long i = 0; i < n; ++i)
+    faTextAppend(&t, "%s%ld", i ? ", " : "", fragField(f, i, ct));
+  faTemplateVarsSet(vars, name, "%s", t.data);
+  faTextDestroy(&t);
+}
+
+static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  FaText t;
+  faTextInit(&t);
+  faAttentionAppendArgs(&t, k);
+  faTemplateVarsSet(vars, "ARGS", "%s", t.data);
+  faTextDestroy(&t);
+}
+
+static long clampOffset(int64_t off) {
+  const int64_t lim = (int64_t)1 << 30; /* |offset| beyond any i32 index */
+  return (long)(off > lim ? lim : off < -lim ? -lim : off);
+}
+
+static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
+  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
+  faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
+  if (k->kvElt.ptr)
+    setType(vars, "KV_ELT", k->kvElt);
+  faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);
+  if (k->biasElt.ptr) {
+    faTemplateVarsSetFlag(vars, "BIAS_F32", mlirTypeIsAF32(k->biasElt));
+    setType(vars, "BIAS_ELT", k->biasElt);
+  }
+  faTemplateVarsSetFlag(vars, "LSE", k->hasLse);
+  faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
+}
+
+static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  long rm = (long)(k->bm / (16 * k->warps));
+  long ns = rm * (long)k->bn / 2, no = rm * (long)k->dv / 2;
+  faTemplateVarsSetInt(vars, "D", (long)k->d);
+  faTemplateVarsSetInt(vars, "DV", (long)k->dv);
+  faTemplateVarsSetInt(vars, "DP", (long)(k->d + MMA_PAD));
+  faTemplateVarsSetInt(vars, "DVP", (long)(k->dv + MMA_PAD));
+  faTemplateVarsSetInt(vars, "BM", (long)k->bm);
+  faTemplateVarsSetInt(vars, "BN", (long)k->bn);
+  faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
+  faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
+  int64_t b = eltBytes(k);
+  faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "OFF_V", (long)(b * (k->bm + 2 * k->bn) * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
+  faTemplateVarsSetInt(vars, "NS", ns);
+  faTemplateVarsSetInt(vars, "NO", no);
+  faTemplateVarsSetInt(vars, "NR", 2 * rm);
+  faTemplateVarsSetInt(vars, "NO_PAIRS", no / 2);
+  setFragList(vars, "S_ROWS", ROW_OFFSET, ns, (long)k->bn / 8);
+  setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->bn / 8);
+  setFragList(vars, "S_COLS_MINUS_ROWS", COL_MINUS_ROW, ns, (long)k->bn / 8);
+  setFragList(vars, "S_ROW_STAT", ROW_STAT, ns, (long)k->bn / 8);
+  setFragList(vars, "O_ROWS", ROW_OFFSET, no, (long)k->dv / 8);
+  setFragList(vars, "O_COLS", COL_OFFSET, no, (long)k->dv / 8);
+  setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);
+  /* Row-vector entry r*2 + h: one entry per row of the fragment. */
+  setFragList(vars, "R_ROWS", STAT_ROW_OFFSET, 2 * rm, 1);
+}
+
+const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", name);
+  setType(&vars, "E", k->elt);
+  setType(&vars, "OE", k->outElt);
+  faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", k->scale * 1.4426950408889634);
+  setArgs(&vars, k);
+  setFeatures(&vars, k);
+  setShapes(&vars, k);
+  const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
+  faTemplateVarsDestroy(&vars);
+  return missing ? "the tensor-core kernel template uses an unset variable" : NULL;
+}

@@ -1,0 +1,21 @@
+/* Internal: fa.blockwise_* on register fragments (layout "mma_m16n8k16"),
+ * lowered for NVIDIA tensor cores from the template GPU/blockwise_mma.mlir. */
+#ifndef FA_LIB_TRANSFORMS_GPU_BLOCKWISEMMA_H
+#define FA_LIB_TRANSFORMS_GPU_BLOCKWISEMMA_H
+
+#include "../IRText.h"
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+
+#define FA_LAYOUT_MMA "mma_m16n8k16"
+
+/* Whether `op` works on register fragments (has a vector operand). */
+bool faBlockwiseIsFragment(MlirOperation op);
+/* Why `op` cannot be lowered as a fragment op, or NULL. */
+const char *faBlockwiseMmaUnsupported(MlirOperation op);
+/* Appends function `name` implementing `op` ((operands) -> result). */
+const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name);
+
+#endif

@@ -1,0 +1,385 @@
+// The FlashAttention-2 forward kernel on NVIDIA tensor cores (sm_80 and up),
+// as fa-lower-attention{target=nvvm} specialises it for one
+// fa.gridwise_attention with f16/bf16 Q, K, V (docs/lowering.md draws the
+// layouts). {{NAME}} is the kernel, {{E}} the element type, tiles are
+// {{BM}} query rows x {{BN}} keys, D = {{D}}, Dv = {{DV}}.
+//
+// A workgroup of {{THREADS}} threads (warps of 32) owns {{BM}} query rows of one
+// (batch, head); warp w owns rows [w*{{WARP_ROWS}}, (w+1)*{{WARP_ROWS}}) of the
+// tile, so every row's max and sum stay inside one warp. Scores S, the
+// probabilities P and the output O live in registers as fragments of the
+// mma.sync m16n8k16 accumulator layout ("mma_m16n8k16", see the blockwise
+// ops): !sfrag holds a thread's part of the [BM x BN] scores, !ofrag its part
+// of the [BM x Dv] output, !rows the running max / sum of its rows.
+//
+// Shared memory (dynamic, {{SMEM_BYTES}} bytes): the Q tile, then K and V
+// tiles in two stages; rows are padded by 16 bytes so that ldmatrix is free
+// of bank conflicts. Tiles are copied with 16-byte cp.async; tile t+1 is in
+// flight while tile t is used.
+
+#ws = #gpu.address_space<workgroup>
+!tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
+!tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
+!tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
+!tany = memref<?x?x{{E}}, strided<[?, 1], offset: ?>, #ws>
+!sfrag = vector<{{NS}}xf32>
+!pfrag = vector<{{NS}}x{{E}}>
+!ofrag = vector<{{NO}}xf32>
+!rows = vector<{{NR}}xf32>
+!sidx = vector<{{NS}}xi32>
+!oidx = vector<{{NO}}xi32>
+
+memref.global "public" @{{NAME}}_smem : memref<0xi8, #ws> {alignment = 128 : i64}
+
+// dst[r, c] = src[b, h, r0 + r, c] for rows r0 + r < rlim, 0 for the others:
+// 16-byte cp.async chunks spread over the workgroup (no wait here).
+func.func private @{{NAME}}_copy(%src: !Q, %b: index, %h: index, %r0: index,
+                                 %rlim: index, %dst: !tany) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %tid = gpu.thread_id x
+  %nth = gpu.block_dim x
+  %rows = memref.dim %dst, %c0 : !tany
+  %cols = memref.dim %dst, %c1 : !tany
+  %chunks = arith.divui %cols, %c8 : index
+  %n = arith.muli %rows, %chunks : index
+  %last0 = arith.subi %rlim, %c1 : index
+  %last = arith.maxsi %last0, %c0 : index
+  scf.for %e = %tid to %n step %nth {
+    %r = arith.divui %e, %chunks : index
+    %ch = arith.remui %e, %chunks : index
+    %c = arith.muli %ch, %c8 : index
+    %row = arith.addi %r0, %r : index
+    %in = arith.cmpi slt, %row, %rlim : index
+    %srow = arith.minsi %row, %last : index
+    %count = arith.select %in, %c8, %c0 : index
+    %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %c], %dst[%r, %c], 8, %count {bypassL1}
+        : !Q to !tany
+  }
+  return
+}
+
+func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %B = memref.dim %q, %c0 : !Q
+  %Hq = memref.dim %q, %c1 : !Q
+  %M = memref.dim %q, %c2 : !Q
+  %Hkv = memref.dim %v, %c1 : !V
+  %N = memref.dim %v, %c2 : !V
+  %G = arith.divui %Hq, %Hkv : index
+  %cBM = arith.constant {{BM}} : index
+  %MT = arith.ceildivui %M, %cBM : index
+  %nth = arith.constant {{THREADS}} : index
+  %smem = arith.constant {{SMEM_BYTES}} : i32
+  gpu.launch blocks(%mt, %h, %b) in (%gx = %MT, %gy = %Hq, %gz = %B)
+             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %smem {
+  // In an scf.execute_region: the inliner does not inline into gpu.launch.
+  scf.execute_region {
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %cBN = arith.constant {{BN}} : index
+    %cWR = arith.constant {{WARP_ROWS}} : index
+    %zf = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %lane = arith.remui %tid, %c32 : index
+    %warp = arith.divui %tid, %c32 : index
+    %group = arith.divui %lane, %c4 : index
+    %quad = arith.remui %lane, %c4 : index
+    %hk = arith.divui %h, %G : index
+    %m0 = arith.muli %mt, %cBM : index
+    %mleft = arith.subi %M, %m0 : index
+    %rows = arith.minui %mleft, %cBM : index
+
+    // Shared memory: Q | K stage 0, 1 | V stage 0, 1.
+    %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #ws>
+    %raw = memref.reinterpret_cast %raw0 to offset: [0], sizes: [{{SMEM_BYTES}}], strides: [1]
+        : memref<0xi8, #ws> to memref<{{SMEM_BYTES}}xi8, #ws>
+    %offK = arith.constant {{OFF_K}} : index
+    %offV = arith.constant {{OFF_V}} : index
+    %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{BM}}x{{DP}}x{{E}}, #ws>
+    %kbuf = memref.view %raw[%offK][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<2x{{BN}}x{{DP}}x{{E}}, #ws>
+    %vbuf = memref.view %raw[%offV][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<2x{{BN}}x{{DVP}}x{{E}}, #ws>
+    %qs = memref.subview %qbuf[0, 0] [{{BM}}, {{D}}] [1, 1] : memref<{{BM}}x{{DP}}x{{E}}, #ws> to !tq
+
+    // Keys this workgroup visits: [0, %nend). Past kv_len and past the causal
+    // diagonal of its last row nothing is visible.
+//#if KVLEN
+    %kvv = memref.load %kvl[%b] : !KVL
+    %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
+    %kvc = arith.maxsi %kvi, %c0 : index
+    %nvalid = arith.minsi %N, %kvc : index
+//#else
+    %nvalid = arith.addi %N, %c0 : index
+//#endif
+//#if CAUSAL
+    %coff = arith.constant {{CAUSAL_OFFSET}} : index
+    %rend = arith.addi %m0, %rows : index
+    %cend0 = arith.addi %rend, %coff : index
+    %cend = arith.maxsi %cend0, %c0 : index
+    %nend = arith.minsi %nvalid, %cend : index
+//#else
+    %nend = arith.addi %nvalid, %c0 : index
+//#endif
+    %NT = arith.ceildivui %nend, %cBN : index
+
+    // Where this thread's scores sit: row %row0 + S_ROWS[i], column
+    // n0 + %col0 + S_COLS[i] for fragment entry i. Masks compare the constant
+    // offsets with scalars, so no per-entry index lives in registers.
+    %wrow = arith.muli %warp, %cWR : index
+    %row0a = arith.addi %m0, %wrow : index
+    %row0 = arith.addi %row0a, %group : index
+    %col0 = arith.muli %quad, %c2 : index
+    %row0i = arith.index_cast %row0 : index to i32
+    %col0i = arith.index_cast %col0 : index to i32
+    %scols = arith.constant dense<[{{S_COLS}}]> : !sidx
+//#if CAUSAL
+    // col <= row + offset  <=>  S_COLS[i] - S_ROWS[i] <= row0 + offset - n0 - col0
+    %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !sidx
+    %coffi = arith.constant {{CAUSAL_OFFSET}} : i32
+    %diag0 = arith.addi %m0, %coff : index
+    %diag = arith.addi %diag0, %c1 : index
+//#endif
+//#if BIAS
+    %srows = arith.constant dense<[{{S_ROWS}}]> : !sidx
+    %Mi = arith.index_cast %M : index to i32
+    %Ni = arith.index_cast %N : index to i32
+    %bd0 = memref.dim %bias, %c0 : !BIAS
+    %bd1 = memref.dim %bias, %c1 : !BIAS
+    %bd2 = memref.dim %bias, %c2 : !BIAS
+    %c3 = arith.constant 3 : index
+    %bd3 = memref.dim %bias, %c3 : !BIAS
+    %bone0 = arith.cmpi eq, %bd0, %c1 : index
+    %bone1 = arith.cmpi eq, %bd1, %c1 : index
+    %bone2 = arith.cmpi eq, %bd2, %c1 : index
+    %bone3 = arith.cmpi eq, %bd3, %c1 : index
+    %bi0 = arith.select %bone0, %c0, %b : index
+    %bi1 = arith.select %bone1, %c0, %h : index
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %lowest = arith.constant -3.40282347E+38 : f32
+//#endif
+
+    // Q once, K and V of the first tile: three copies in two groups.
+    %qany = memref.cast %qs : !tq to !tany
+    func.call @{{NAME}}_copy(%q, %b, %h, %m0, %M, %qany) : (!Q, index, index, index, index, !tany) -> ()
+    %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+    %k0any = memref.cast %k0 : !tk to !tany
+    func.call @{{NAME}}_copy(%k, %b, %hk, %c0, %nend, %k0any) : (!Q, index, index, index, index, !tany) -> ()
+    %gq = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+    %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+    %v0any = memref.cast %v0 : !tv to !tany
+    func.call @{{NAME}}_copy(%v, %b, %hk, %c0, %nend, %v0any) : (!Q, index, index, index, index, !tany) -> ()
+    %gv0 = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+
+    %upoison = ub.poison : !ofrag
+    %rpoison = ub.poison : !rows
+    %spoison = ub.poison : !sfrag
+    %o_init = "fa.blockwise_fill"(%upoison, %zf) {layout = "mma_m16n8k16"} : (!ofrag, f32) -> !ofrag
+    %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "mma_m16n8k16"} : (!rows, f32) -> !rows
+    %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "mma_m16n8k16"} : (!rows, f32) -> !rows
+    %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "mma_m16n8k16"} : (!sfrag, f32) -> !sfrag
+    %qk = arith.constant {{SCALE_LOG2E}} : f32
+    %qkv = vector.broadcast %qk : f32 to !sfrag
+    %ninfs = vector.broadcast %ninf : f32 to !sfrag
+    %zrows = vector.broadcast %zf : f32 to !rows
+    %ninfr = vector.broadcast %ninf : f32 to !rows
+
+    %fin:3 = scf.for %t = %c0 to %NT step %c1
+        iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!ofrag, !rows, !rows) {
+      %st = arith.remui %t, %c2 : index
+      %st1 = arith.subi %c1, %st : index
+      %n0 = arith.muli %t, %cBN : index
+      %t1 = arith.addi %t, %c1 : index
+      %more = arith.cmpi ult, %t1, %NT : index
+      %n1 = arith.addi %n0, %cBN : index
+
+      // S = Q K^T once K(t) has landed; then K(t+1) is copied into the other stage.
+      nvgpu.device_async_wait %gq {numGroups = 1 : i32}
+      gpu.barrier
+      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+      %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
+          : (!tq, !tk, !sfrag) -> !sfrag
+      scf.if %more {
+        %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+        %knany = memref.cast %kn : !tk to !tany
+        func.call @{{NAME}}_copy(%k, %b, %hk, %n1, %nend, %knany) : (!Q, index, index, index, index, !tany) -> ()
+      }
+      %gk = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+
+      // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
+      %n0i = arith.index_cast %n0 : index to i32
+      %colbase = arith.addi %n0i, %col0i : i32
+//#if BIAS
+      %s2 = arith.mulf %s, %qkv : !sfrag
+      %s3 = affine.for %i = 0 to {{NS}} iter_args(%sv = %s2) -> (!sfrag) {
+        %rofs = vector.extract %srows[%i] : i32 from !sidx
+        %cofs = vector.extract %scols[%i] : i32 from !sidx
+        %ri = arith.addi %row0i, %rofs : i32
+        %ci = arith.addi %colbase, %cofs : i32
+        %ric = arith.minsi %ri, %Mi : i32
+        %cic = arith.minsi %ci, %Ni : i32
+        %rix = arith.index_cast %ric : i32 to index
+        %cix = arith.index_cast %cic : i32 to index
+        %rin = arith.cmpi slt, %ric, %Mi : i32
+        %cin = arith.cmpi slt, %cic, %Ni : i32
+        %inb = arith.andi %rin, %cin : i1
+        %x = vector.extract %sv[%i] : f32 from !sfrag
+        %y = scf.if %inb -> f32 {
+          %bi2 = arith.select %bone2, %c0, %rix : index
+          %bi3 = arith.select %bone3, %c0, %cix : index
+          %bv = memref.load %bias[%bi0, %bi1, %bi2, %bi3] : !BIAS
+//#if BIAS_F32
+          %bf = arith.addf %bv, %zf : f32
+//#else
+          %bf = arith.extf %bv : {{BIAS_ELT}} to f32
+//#endif
+          // bias * log2(e), kept finite where the bias is: a finite "lowest"
+          // fill must not overflow to -inf (such a row is not masked).
+          %bl0 = arith.mulf %bf, %log2e : f32
+          %bl1 = arith.maximumf %bl0, %lowest : f32
+          %binf = arith.cmpf oeq, %bf, %ninf : f32
+          %bl = arith.select %binf, %ninf, %bl1 : f32
+          %xb = arith.addf %x, %bl : f32
+          scf.yield %xb : f32
+        } else {
+          scf.yield %x : f32
+        }
+        %sn = vector.insert %y, %sv[%i] : f32 into !sfrag
+        affine.yield %sn : !sfrag
+      }
+//#else
+      %s3 = arith.mulf %s, %qkv : !sfrag
+//#endif
+
+      // Masks only where some key of the tile is hidden: past N / kv_len, or
+      // above the causal diagonal of the tile's first row.
+      %tend = arith.addi %n0, %cBN : index
+      %past = arith.cmpi sgt, %tend, %nvalid : index
+//#if CAUSAL
+      %above = arith.cmpi sgt, %tend, %diag : index
+      %needmask = arith.ori %past, %above : i1
+//#else
+      %needmask = arith.ori %past, %past : i1
+//#endif
+      %s4 = scf.if %needmask -> (!sfrag) {
+        %nvi = arith.index_cast %nvalid : index to i32
+        %kvlim = arith.subi %nvi, %colbase : i32
+        %kvlimv = vector.broadcast %kvlim : i32 to !sidx
+        %inkv = arith.cmpi slt, %scols, %kvlimv : !sidx
+//#if CAUSAL
+        %dlim0 = arith.addi %row0i, %coffi : i32
+        %dlim = arith.subi %dlim0, %colbase : i32
+        %dlimv = vector.broadcast %dlim : i32 to !sidx
+        %vis = arith.cmpi sle, %sdiag, %dlimv : !sidx
+        %ok = arith.andi %inkv, %vis : vector<{{NS}}xi1>
+//#else
+        %ok = arith.andi %inkv, %inkv : vector<{{NS}}xi1>
+//#endif
+        %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !sfrag
+        scf.yield %sm : !sfrag
+      } else {
+        scf.yield %s3 : !sfrag
+      }
+
+      // Online softmax on the fragments: m' = max(m, rowmax S), P = exp2(S - m'),
+      // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
+      // no visible key so far keeps m' = -inf; it is shifted by 0 instead, so
+      // that P = 0 and alpha = 0 there, never NaN.
+      %mnew = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
+          : (!sfrag, !rows) -> !rows
+      %minf = arith.cmpf oeq, %mnew, %ninfr : !rows
+      %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !rows
+      %dm = arith.subf %mrow, %msafe : !rows
+      %alpha = math.exp2 %dm : !rows
+      %mb = vector.shuffle %msafe, %msafe [{{S_ROW_STAT}}] : !rows, !rows
+      %sdiff = arith.subf %s4, %mb : !sfrag
+      %p = math.exp2 %sdiff : !sfrag
+      %la = arith.mulf %lrow, %alpha : !rows
+      %lnew = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16"}
+          : (!sfrag, !rows) -> !rows
+      %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !rows, !rows
+      %accs = arith.mulf %acc, %ab : !ofrag
+      // P as the A operand of P V: the accumulator layout of two 8-key column
+      // tiles is the A layout of one 16-key step, so a conversion suffices.
+      %pe = arith.truncf %p : !sfrag to !pfrag
+
+      // O += P V once V(t) has landed; then V(t+1) is copied into the other stage.
+      nvgpu.device_async_wait %gq {numGroups = 1 : i32}
+      gpu.barrier
+      %vs = memref.subview %vbuf[%st, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+      %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tv, !ofrag) -> !ofrag
+      scf.if %more {
+        %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+        %vnany = memref.cast %vn : !tv to !tany
+        func.call @{{NAME}}_copy(%v, %b, %hk, %n1, %nend, %vnany) : (!Q, index, index, index, index, !tany) -> ()
+      }
+      %gv = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+      scf.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
+    }
+
+    // Epilogue: O / l (0 for a row with no visible key), rows < M stored.
+    nvgpu.device_async_wait %gq {numGroups = 0 : i32}
+    %onerows = arith.constant dense<1.0> : !rows
+    %lzero = arith.cmpf oeq, %fin#2, %zrows : !rows
+    %linv0 = arith.divf %onerows, %fin#2 : !rows
+    %linv = arith.select %lzero, %zrows, %linv0 : vector<{{NR}}xi1>, !rows
+    %lb = vector.shuffle %linv, %linv [{{O_ROW_STAT}}] : !rows, !rows
+//#if OUT_F32
+    %outv = arith.mulf %fin#0, %lb : !ofrag
+//#else
+    %out = arith.mulf %fin#0, %lb : !ofrag
+    %outv = arith.truncf %out : !ofrag to vector<{{NO}}x{{OE}}>
+//#endif
+    %orowc = arith.constant dense<[{{O_ROWS}}]> : !oidx
+    %ocolc = arith.constant dense<[{{O_COLS}}]> : !oidx
+    %Mi2 = arith.index_cast %M : index to i32
+    affine.for %i = 0 to {{NO_PAIRS}} {
+      %e0 = arith.muli %i, %c2 : index
+      %e1 = arith.addi %e0, %c1 : index
+      %ri = vector.extract %orowc[%e0] : i32 from !oidx
+      %r = arith.addi %ri, %row0i : i32
+      %rin = arith.cmpi slt, %r, %Mi2 : i32
+      scf.if %rin {
+        %rx = arith.index_cast %r : i32 to index
+        %ci = vector.extract %ocolc[%e0] : i32 from !oidx
+        %cx0 = arith.index_cast %ci : i32 to index
+        %cx = arith.addi %cx0, %col0 : index
+        %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
+        %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
+        %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
+        vector.store %pair, %o[%b, %h, %rx, %cx] : !O, vector<2x{{OE}}>
+      }
+    }
+//#if LSE
+    // lse = (m + log2 l) * ln 2 in natural log; -inf for a fully masked row.
+    %first = arith.cmpi eq, %quad, %c0 : index
+    %ln2 = arith.constant 0.69314718055994531 : f32
+    %rrowc = arith.constant dense<[{{R_ROWS}}]> : vector<{{NR}}xi32>
+    scf.if %first {
+      affine.for %i = 0 to {{NR}} {
+        %ri = vector.extract %rrowc[%i] : i32 from vector<{{NR}}xi32>
+        %r = arith.addi %ri, %row0i : i32
+        %rin = arith.cmpi slt, %r, %Mi2 : i32
+        scf.if %rin {
+          %rx = arith.index_cast %r : i32 to index
+          %l = vector.extract %fin#2[%i] : f32 from !rows
+          %m = vector.extract %fin#1[%i] : f32 from !rows
+          %lz = arith.cmpf oeq, %l, %zf : f32
+          %lg = math.log2 %l : f32
+          %s = arith.addf %m, %lg : f32
+          %ln = arith.mulf %s, %ln2 : f32
+          %y = arith.select %lz, %ninf, %ln : f32
+          memref.store %y, %lse[%b, %h, %rx] : !LSE
+        }
+      }
+    }
+//#endif
+    scf.yield
+  }
+  gpu.terminator
+  }
+  return
+}

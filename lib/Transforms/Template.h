@@ -1,0 +1,44 @@
+/* Internal: IR templates kept as .mlir files (lib/Transforms/GPU/NAME.mlir),
+ * embedded in the library at build time and specialised by the lowerings.
+ *
+ * A template is MLIR text with two additions:
+ *   {{NAME}}            replaced by the value of variable NAME;
+ *   //#if NAME, //#else, //#endif
+ *                       on lines of their own: the lines between are kept
+ *                       only when NAME is set to a value other than "0"
+ *                       (or, after //#else, when it is not). Nestable.
+ * A reference to an unset variable is an error, so a template and its
+ * specialiser cannot drift apart silently. */
+#ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
+#define FA_LIB_TRANSFORMS_TEMPLATE_H
+
+#include "IRText.h"
+
+#include <stdbool.h>
+
+enum { FA_TEMPLATE_MAX_VARS = 96, FA_TEMPLATE_MAX_VALUE = 2048 };
+
+typedef struct {
+  const char *names[FA_TEMPLATE_MAX_VARS];
+  char *values[FA_TEMPLATE_MAX_VARS];
+  int size;
+} FaTemplateVars;
+
+void faTemplateVarsInit(FaTemplateVars *vars);
+void faTemplateVarsDestroy(FaTemplateVars *vars);
+/* Sets NAME (a string literal or otherwise outliving `vars`) to the
+ * formatted value. */
+void faTemplateVarsSet(FaTemplateVars *vars, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void faTemplateVarsSetInt(FaTemplateVars *vars, const char *name, long value);
+void faTemplateVarsSetFlag(FaTemplateVars *vars, const char *name, bool value);
+
+/* Appends the specialised template to `t`. Returns the name of the first
+ * unset variable it references (NULL on success); `t` is then incomplete. */
+const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVars *vars);
+
+/* The embedded templates (generated from lib/Transforms/GPU/NAME.mlir). */
+extern const char faTemplateAttentionMma[];
+extern const char faTemplateBlockwiseMma[];
+
+#endif
