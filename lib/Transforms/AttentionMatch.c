@@ -149,7 +149,8 @@ static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D
 static MlirValue peelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
   MlirOperation def = faValueGetDefiningOp(v);
   *reshape = def;
-  if (mlirOperationIsNull(def) || rankOf(v) != (merge ? 3 : 4))
+  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
+      rankOf(v) != (merge ? 3 : 4))
     return (MlirValue){NULL};
   MlirValue src = mlirOperationGetOperand(def, 0);
   if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||

@@ -18,6 +18,7 @@
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -61,6 +62,7 @@ func.func @pad_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>,
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_select_f16_min(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -104,6 +106,7 @@ func.func @pad_select_f16_min(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -147,6 +150,7 @@ func.func @pad_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_additive_select(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -192,6 +196,7 @@ func.func @pad_additive_select(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @additive_bias_tensor(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -233,6 +238,49 @@ func.func @additive_bias_tensor(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 
 // -----
 
+// s + a constant [B, 1, 1, N] bias of 0 and finfo.min (no longer a crash: a constant has no operand to look through)
+// CHECK-LABEL: func.func @additive_bias_constant
+// CHECK: %[[BIAS:.*]] = arith.constant dense<{{.*}}> : tensor<2x1x1x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+func.func @additive_bias_constant(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %add = arith.constant dense<[[[[0.0, 0.0, -3.40282347E+38, 0.0, 0.0, 0.0, 0.0, 0.0]]], [[[-3.40282347E+38, -3.40282347E+38, -3.40282347E+38, -3.40282347E+38, -3.40282347E+38, -3.40282347E+38, -3.40282347E+38, -3.40282347E+38]]]]> : tensor<2x1x1x8xf32>
+  %masked = linalg.generic {indexing_maps = [#id, #bj, #b, #bn, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %pad, %len, %add : tensor<2x2x3x8xf32>, tensor<2x8xi1>, tensor<2xi32>, tensor<2x1x1x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%x: f32, %keep: i1, %l: i32, %bv: f32, %o: f32):
+    %fill = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %y = arith.addf %x, %bv : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
+}
+
+// -----
+
 // select(j > i, finfo.min, s): every row keeps key 0, so causal_offset = 0
 // CHECK-LABEL: func.func @causal_select_lowest
 // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>
@@ -240,6 +288,7 @@ func.func @additive_bias_tensor(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @causal_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -282,6 +331,7 @@ func.func @causal_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @causal_select_lowest_negative_offset(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -324,6 +374,7 @@ func.func @causal_select_lowest_negative_offset(%q: tensor<2x2x3x16xf32>, %k: te
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @kv_len_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -366,6 +417,7 @@ func.func @kv_len_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @kv_len_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -409,6 +461,7 @@ func.func @kv_len_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_lowest_and_causal(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
@@ -453,6 +506,7 @@ func.func @pad_lowest_and_causal(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
 func.func @pad_select_small_after_scale(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>, %len: tensor<2xi32>) -> tensor<2x2x3x16xf32> {
   %z = arith.constant 0.0 : f32
   %s0 = tensor.empty() : tensor<2x2x3x8xf32>
