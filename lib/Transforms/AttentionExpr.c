@@ -164,27 +164,36 @@ static const KindEntry *kindOf(MlirOperation op) {
   return NULL;
 }
 
-/* arith.cmpi / cmpf predicate numbers, and tosa compare names, as FaCmp. */
-static bool predicateOf(MlirOperation op, FaCmp *out) {
-  if (faOpIsA(op, "tosa.greater")) { *out = FA_CMP_GT; return true; }
-  if (faOpIsA(op, "tosa.greater_equal")) { *out = FA_CMP_GE; return true; }
-  if (faOpIsA(op, "tosa.equal")) { *out = FA_CMP_EQ; return true; }
+/* arith.cmpi / cmpf predicate numbers, and tosa compare names, as a
+ * relation and a mode. */
+static bool predicateOf(MlirOperation op, FaCmp *out, FaCmpMode *mode) {
+  if (faOpIsA(op, "tosa.greater") || faOpIsA(op, "tosa.greater_equal") ||
+      faOpIsA(op, "tosa.equal")) {
+    *out = faOpIsA(op, "tosa.greater") ? FA_CMP_GT
+           : faOpIsA(op, "tosa.equal") ? FA_CMP_EQ : FA_CMP_GE;
+    *mode = mlirTypeIsAFloat(elementType(mlirOperationGetOperand(op, 0)))
+                ? FA_CMP_ORDERED : FA_CMP_SIGNED;
+    return true;
+  }
   MlirAttribute p = faOpGetAttr(op, "predicate");
   if (!mlirAttributeIsAInteger(p))
     return false;
   int64_t v = mlirIntegerAttrGetValueInt(p);
+  /* cmpi: eq ne slt sle sgt sge ult ule ugt uge. */
   static const int8_t cmpi[10] = {FA_CMP_EQ, FA_CMP_NE, FA_CMP_LT, FA_CMP_LE,
                                   FA_CMP_GT, FA_CMP_GE, FA_CMP_LT, FA_CMP_LE,
                                   FA_CMP_GT, FA_CMP_GE};
-  /* cmpf: oeq ogt oge olt ole one ord ueq ugt uge ult ule une. */
+  /* cmpf: false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true. */
   static const int8_t cmpf[16] = {-1, FA_CMP_EQ, FA_CMP_GT, FA_CMP_GE, FA_CMP_LT,
                                   FA_CMP_LE, FA_CMP_NE, -1, FA_CMP_EQ, FA_CMP_GT,
                                   FA_CMP_GE, FA_CMP_LT, FA_CMP_LE, FA_CMP_NE, -1, -1};
-  int r = faOpIsA(op, "arith.cmpi") ? (v < 10 ? cmpi[v] : -1)
-                                    : (v < 16 ? cmpf[v] : -1);
+  bool isInt = faOpIsA(op, "arith.cmpi");
+  int r = v < 0 ? -1 : isInt ? (v < 10 ? cmpi[v] : -1) : (v < 16 ? cmpf[v] : -1);
   if (r < 0)
     return false;
   *out = (FaCmp)r;
+  *mode = isInt ? (v >= 6 ? FA_CMP_UNSIGNED : FA_CMP_SIGNED)
+                : (v >= 8 ? FA_CMP_UNORDERED : FA_CMP_ORDERED);
   return true;
 }
 
@@ -219,7 +228,7 @@ static FaExpr *makeOp(FaExprBuilder *b, const KindEntry *k, MlirOperation op,
     return NULL;
   e->op = tensorOp;
   memcpy(e->ops, children, sizeof(FaExpr *) * (size_t)k->arity);
-  if (k->kind == FA_EXPR_CMP && !predicateOf(op, &e->pred))
+  if (k->kind == FA_EXPR_CMP && !predicateOf(op, &e->pred, &e->mode))
     return fail(b, "a comparison has an unsupported predicate");
   return e;
 }
@@ -514,7 +523,7 @@ bool faExprEqual(const FaExpr *a, const FaExpr *b) {
   case FA_EXPR_CAST:
     return mlirTypeEqual(a->type, b->type) && faExprEqual(a->ops[0], b->ops[0]);
   case FA_EXPR_CMP:
-    if (a->pred != b->pred)
+    if (a->pred != b->pred || a->mode != b->mode)
       return false;
     break;
   default:

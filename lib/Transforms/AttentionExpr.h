@@ -38,15 +38,24 @@ typedef enum {
   FA_EXPR_AND,    /* boolean and */
 } FaExprKind;
 
-/* Comparison predicates, signedness folded away (indices are non-negative
- * and float compares of finite scores do not care about ordering). */
+/* Comparison predicates: the relation, and how its operands are read
+ * (every arith.cmpi / cmpf predicate but cmpf false/ord/uno/true is one
+ * pair; users decide where a mode does not matter, e.g. unsigned equals
+ * signed only for operands known to be non-negative). */
 typedef enum { FA_CMP_EQ, FA_CMP_NE, FA_CMP_LT, FA_CMP_LE, FA_CMP_GT, FA_CMP_GE } FaCmp;
+typedef enum {
+  FA_CMP_SIGNED,    /* integers as two's complement: cmpi eq/ne/s*, TOSA */
+  FA_CMP_UNSIGNED,  /* integers as unsigned: cmpi u* */
+  FA_CMP_ORDERED,   /* floats, false if either is NaN: cmpf o*, TOSA */
+  FA_CMP_UNORDERED, /* floats, true if either is NaN: cmpf u* */
+} FaCmpMode;
 
 typedef struct FaExpr {
   FaExprKind kind;
   MlirType type;     /* element type of the value */
   double value;      /* CONST */
   FaCmp pred;        /* CMP */
+  FaCmpMode mode;    /* CMP */
   int dim;           /* INDEX */
   /* The tensor whose elements this node is (always set for a LEAF; also for
    * the root of an inlined op), with the iteration dim of each of its dims. */

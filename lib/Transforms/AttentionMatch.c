@@ -20,6 +20,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
       return why_;                                                             \
   } while (0)
 
-/* Scores below this are "minus infinity" for masking purposes. */
+/* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
 
 static intptr_t rankOf(MlirValue v) {
@@ -148,7 +149,8 @@ static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D
 static MlirValue peelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
   MlirOperation def = faValueGetDefiningOp(v);
   *reshape = def;
-  if (mlirOperationIsNull(def) || rankOf(v) != (merge ? 3 : 4))
+  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
+      rankOf(v) != (merge ? 3 : 4))
     return (MlirValue){NULL};
   MlirValue src = mlirOperationGetOperand(def, 0);
   if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
@@ -441,6 +443,9 @@ static const char *checkMaskedRowGuard(FaAttentionMatch *m, FaExpr *guard,
   if (!all)
     return why;
   bool ok = all->kind == FA_EXPR_CMP && all->pred == FA_CMP_EQ;
+  if (ok && all->mode == FA_CMP_UNORDERED)
+    return "the fully-masked-row guard compares unordered (a NaN score would "
+           "count as masked)";
   for (int i = 0; ok && i < 2; ++i) {
     FaExpr *c = faExprStripCasts(all->ops[i]);
     ok = c && c->kind == FA_EXPR_CONST && isinf(c->value) && c->value < 0 &&
@@ -590,12 +595,27 @@ static bool iotaLeafDim(const FaExpr *e, int *dim) {
   return true;
 }
 
-static const char *setCausal(FaAttentionMatch *m, int64_t offset);
+/* The value a mask gives the scores it masks: -inf, or a finite fill that
+ * replaces them (a select) or is added to them (an additive select). A
+ * finite fill is not -inf: where it masks every key of a row, the source
+ * averages V (the masked scores are equal) while the op's masked rows give
+ * 0, so it may stand for a mask only where no row can be fully masked. */
+typedef struct {
+  double value;
+  bool replaces;
+} MaskFill;
+
+static bool fillIsFinite(MaskFill fill) { return isfinite(fill.value); }
+
+static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill);
 
 /* masked iff j - L + c > 0 (or >= 0): keys j >= L + adjust are masked. The
  * KV length L must vary with the batch only (the op's operand is [B]). */
 static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
-                            int64_t adjust) {
+                            int64_t adjust, MaskFill fill) {
+  if (fillIsFinite(fill))
+    return "a KV-length mask has a finite fill (a batch with no keys would "
+           "average V in the source; the op gives 0)";
   if (m->scoreRank != 4 || kv->rank == 0)
     return "a KV-length mask on scores without a batch dim of their own";
   bool perBatch = false;
@@ -619,11 +639,16 @@ static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
   return NULL;
 }
 
+/* Can `l` be negative for some i, j >= 0? (A KV length may be anything.) */
+static bool mayBeNegative(Linear l) {
+  return l.ci < 0 || l.cj < 0 || l.ck != 0 || l.c < 0;
+}
+
 /* `cond` selects masked scores (when `maskedWhenTrue`, else unmasked ones).
  * Recognizes key j visible iff j <= i + offset, and keys j >= L + c masked
  * for a per-batch KV length L. */
 static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
-                                     bool maskedWhenTrue) {
+                                     bool maskedWhenTrue, MaskFill fill) {
   cond = faExprStripCasts(cond);
   Linear l, r, d;
   if (!cond || cond->kind != FA_EXPR_CMP ||
@@ -631,6 +656,12 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
       !linearOf(cond->ops[1], m->scoreRank, &r) ||
       !linearCombine(l, r, -1, &d)) /* masked iff d pred 0 */
     return "a select on the scores is not a causal mask on query/key indices";
+  /* Unsigned is signed only where neither side can be negative (index
+   * values never are; i - 3 or a KV length may be, and then wrap). Floats
+   * here are iotas and constants, never NaN: ordered or not is the same. */
+  if (cond->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
+    return "an unsigned compare of index expressions that may be negative "
+           "(they wrap; the op's masks compare signed)";
   FaCmp pred = cond->pred;
   static const FaCmp negate[6] = {FA_CMP_NE, FA_CMP_EQ, FA_CMP_GE,
                                   FA_CMP_GT, FA_CMP_LE, FA_CMP_LT};
@@ -646,20 +677,24 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
     if (d.cj != 1 || d.ci != 0 || d.ck != -1 ||
         (pred != FA_CMP_GT && pred != FA_CMP_GE))
       return "a mask on the scores is not keys at or past a KV length";
-    return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c));
+    return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c), fill);
   }
   if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))
     return "a mask on the scores is not causal (keys after query + offset)";
   /* masked iff j - i + c > 0 (or >= 0) */
-  return setCausal(m, (int64_t)(pred == FA_CMP_GT ? -d.c : -d.c - 1));
+  return setCausal(m, (int64_t)(pred == FA_CMP_GT ? -d.c : -d.c - 1), fill);
 }
 
 /* How a constant mask tensor marks masked scores. */
 typedef enum { MASK_ADDITIVE, MASK_TRUE_MASKED, MASK_TRUE_VISIBLE } MaskKind;
 
+/* An additive triangle is causal only with -inf: a finite one stays a bias
+ * (which is exact). NaN is neither visible nor masked. */
 static bool maskValueOk(double v, bool visible, MaskKind kind) {
+  if (isnan(v))
+    return false;
   switch (kind) {
-  case MASK_ADDITIVE: return visible ? v == 0.0 : v <= kMaskValue;
+  case MASK_ADDITIVE: return visible ? v == 0.0 : isinf(v) && v < 0;
   case MASK_TRUE_MASKED: return (v != 0) == !visible;
   default: return (v != 0) == visible;
   }
@@ -705,18 +740,29 @@ static bool constantCausalOffset(const FaAttentionMatch *m, const FaExpr *e,
   return true;
 }
 
-static const char *setCausal(FaAttentionMatch *m, int64_t offset) {
+/* With a finite fill, offset >= 0 leaves every row key 0: it differs from
+ * -inf only in masked keys weighing exp(fill - max), 0 in f32 whenever a
+ * visible score exceeds fill + 104 (fills are <= -1e4). */
+static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill) {
+  if (fillIsFinite(fill) && offset < 0)
+    return "a causal mask with a finite fill leaves rows no visible key (the "
+           "source averages V there; the op gives 0)";
   if (m->causal && m->causalOffset != offset)
     return "two different causal masks";
   m->causal = true;
   m->causalOffset = offset;
+  m->finiteMask |= fillIsFinite(fill);
   return NULL;
 }
 
-/* Any other i1 tensor (a padding mask) becomes a bias: -inf where it is
- * `maskedValue`, 0 elsewhere (built by the rewrite). */
+/* Any other i1 tensor (a padding mask) becomes a bias: maskBias where it is
+ * `maskedValue`, 0 elsewhere (built by the rewrite). An added fill is the
+ * bias as it is; a fill that replaces the scores becomes the lowest f32,
+ * which absorbs every score below 2^103 (s + lowest == lowest): masked
+ * scores are then all equal, as in the source, and a fully masked row
+ * averages V. */
 static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
-                                  bool maskedValue) {
+                                  bool maskedValue, MaskFill fill) {
   if (!mlirTypeIsAInteger(mask->type) || mlirIntegerTypeGetWidth(mask->type) != 1)
     return "a select on the scores uses a mask that is not causal or boolean";
   if (m->bias)
@@ -724,6 +770,8 @@ static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
   m->bias = mask;
   m->biasIsMask = true;
   m->maskedValue = maskedValue;
+  m->maskBias = fillIsFinite(fill) && fill.replaces ? -FLT_MAX : fill.value;
+  m->finiteMask |= fillIsFinite(fill) && fill.replaces;
   return NULL;
 }
 
@@ -731,7 +779,7 @@ static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
 static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
-                                       bool maskedWhenTrue) {
+                                       bool maskedWhenTrue, MaskFill fill) {
   cond = faExprStripCasts(cond);
   while (cond && cond->kind == FA_EXPR_AND) {
     if (faExprIsConst(faExprStripCasts(cond->ops[1]), 1.0))
@@ -741,7 +789,8 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
     else
       return "a mask combines two conditions";
   }
-  /* x != 0 on a constant tensor: the tensor read as booleans. */
+  /* x != 0 on a constant tensor: the tensor read as booleans (NaN elements
+   * are refused by maskValueOk, so one and une read the same). */
   if (cond && cond->kind == FA_EXPR_CMP && cond->pred == FA_CMP_NE) {
     FaExpr *a = faExprStripCasts(cond->ops[0]), *b = faExprStripCasts(cond->ops[1]);
     if (faExprIsConst(b, 0.0) && a && a->kind == FA_EXPR_LEAF)
@@ -751,22 +800,30 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
   }
   int64_t offset;
   if (cond && cond->kind == FA_EXPR_LEAF) {
+    /* A triangle whose finite fill would mask whole rows stays boolean. */
     if (constantCausalOffset(m, cond,
                              maskedWhenTrue ? MASK_TRUE_MASKED : MASK_TRUE_VISIBLE,
-                             &offset))
-      return setCausal(m, offset);
-    return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue);
+                             &offset) &&
+        (!fillIsFinite(fill) || offset >= 0))
+      return setCausal(m, offset, fill);
+    return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
-  return causalFromCompare(m, cond, maskedWhenTrue);
+  return causalFromCompare(m, cond, maskedWhenTrue, fill);
 }
 
-static bool isMaskConst(const FaExpr *e) {
+/* A constant that masks: -inf, or finite at most kMaskValue once scaled by
+ * `scale` (the scales applied after it). */
+static bool maskConst(const FaExpr *e, double scale, double *value) {
   e = faExprStripCasts(e);
-  return e && e->kind == FA_EXPR_CONST && e->value <= kMaskValue;
+  if (!e || e->kind != FA_EXPR_CONST || isnan(e->value) || e->value * scale > kMaskValue)
+    return false;
+  *value = e->value;
+  return true;
 }
 
 static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
   int64_t offset;
+  double fill;
   if (b->kind == FA_EXPR_CONST)
     return "a constant is added to the scores";
   if (b->kind == FA_EXPR_SELECT) {
@@ -774,17 +831,17 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
      * as an additive tensor, as PyTorch's SDPA decomposition does. */
     bool zeroFirst = faExprIsConst(faExprStripCasts(b->ops[1]), 0.0);
     bool zeroSecond = faExprIsConst(faExprStripCasts(b->ops[2]), 0.0);
-    if ((zeroFirst && isMaskConst(b->ops[2])) || (zeroSecond && isMaskConst(b->ops[1]))) {
-      bool wasCausal = m->causal;
-      if (!causalFromCondition(m, b->ops[0], zeroSecond))
+    if ((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
+        (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) {
+      /* The setters change `m` only when they succeed. */
+      if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false}))
         return NULL;
-      m->causal = wasCausal;
     }
   }
   if (!b->tensor.ptr)
     return "the bias is computed inside the scores' own operation";
   if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset))
-    return setCausal(m, offset);
+    return setCausal(m, offset, (MaskFill){-INFINITY, false});
   if (m->bias)
     return "more than one bias is added to the scores";
   m->bias = b;
@@ -792,11 +849,25 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
 }
 
 static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next) {
-  bool aMask = isMaskConst(sel->ops[1]), bMask = isMaskConst(sel->ops[2]);
+  double fa, fb;
+  bool aMask = maskConst(sel->ops[1], m->scale, &fa);
+  bool bMask = maskConst(sel->ops[2], m->scale, &fb);
   if (aMask == bMask)
-    return "a select on the scores does not pick between the scores and -inf";
+    return "a select on the scores does not pick between the scores and -inf "
+           "or a finite fill of at most -1e4";
   *next = aMask ? sel->ops[2] : sel->ops[1];
-  return causalFromCondition(m, sel->ops[0], aMask);
+  return causalFromCondition(m, sel->ops[0], aMask, (MaskFill){aMask ? fa : fb, true});
+}
+
+/* A finite fill read as a mask is exact only where it masks alone: with
+ * another mask, a row they mask together averages V over some keys in the
+ * source but gives 0 in the op. */
+static const char *checkFiniteMask(const FaAttentionMatch *m) {
+  int masks = (m->bias != NULL) + m->causal + (m->kvLen != NULL);
+  if (m->finiteMask && masks > 1)
+    return "a mask with a finite fill is combined with another mask or bias "
+           "(rows they mask together would differ)";
+  return NULL;
 }
 
 /* Walks from the softmax input down to the Q*K^T result. */
@@ -1190,6 +1261,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));
+  TRY_MATCH(checkFiniteMask(m));
   faExprForEachOp(x, m->bias, addChainCallback, m);
   MlirValue s = scores->tensor, s3 = peelBatchSplit(s, &reshape);
   if (s3.ptr) {

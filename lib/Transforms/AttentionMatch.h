@@ -20,8 +20,11 @@ typedef struct FaAttentionMatch {
   bool kTransposed;         /* k.value is [.., D, N] */
   double scale;
   FaExpr *bias;             /* a leaf in the score space, or NULL */
-  bool biasIsMask;          /* bias is i1: -inf where it equals maskedValue */
-  bool maskedValue;
+  bool biasIsMask;          /* bias is i1: maskBias where it equals */
+  bool maskedValue;         /* maskedValue, 0 elsewhere */
+  double maskBias;          /* -inf, or finite (see docs/passes.md) */
+  bool finiteMask;          /* a finite fill was read as a causal or boolean
+                               mask: it must be the only mask */
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

@@ -63,8 +63,8 @@ static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
                             kToRank4[rank - 2]);
 }
 
-/* A boolean mask as an additive f32 bias: select(mask, -inf, 0) (or the
- * other way round). */
+/* A boolean mask as an additive f32 bias: select(mask, maskBias, 0) (or the
+ * other way round); maskBias is -inf or a finite fill. */
 static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
                                const FaAttentionMatch *m, MlirValue mask) {
   MlirContext ctx = mlirLocationGetContext(loc);
@@ -73,9 +73,9 @@ static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
       4, (int64_t[4]){sizeOf(mask, 0), sizeOf(mask, 1), sizeOf(mask, 2), sizeOf(mask, 3)},
       f32, mlirAttributeGetNull());
   MlirValue zero = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, 0.0), type, mask);
-  MlirValue ninf = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, -INFINITY), type, mask);
-  return m->maskedValue ? faBuildSelect(rw, loc, mask, ninf, zero)
-                        : faBuildSelect(rw, loc, mask, zero, ninf);
+  MlirValue fill = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, m->maskBias), type, mask);
+  return m->maskedValue ? faBuildSelect(rw, loc, mask, fill, zero)
+                        : faBuildSelect(rw, loc, mask, zero, fill);
 }
 
 static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,

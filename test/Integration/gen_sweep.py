@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes randomized attention variants in plain linalg (unfused), for fa-check.
 
-usage: gen_sweep.py SEED COUNT OUT.mlir [PER_MODULE]
+usage: gen_sweep.py [--padded] SEED COUNT OUT.mlir [PER_MODULE]
 
 Every variant is a decomposed attention (generic contractions, an elementwise
 generic for scale/bias/masks, reductions for max and sum) drawn from: shapes
@@ -11,6 +11,15 @@ bias ([B,1,1,N] or full), boolean padding masks (some rows fully masked), KV
 lengths, and f32/f16/bf16 GEMMs with an f32 softmax. Variants are grouped
 PER_MODULE functions to a '// -----' chunk so that one JIT compile covers
 several. Only the standard library is used (CI has no numpy or torch).
+
+--padded draws one mask spelling per variant instead, with some batches
+fully padded: masked_fill with a finite fill (torch.finfo(dtype).min, as
+HuggingFace writes it) or with -inf, with true = kept or true = masked; an
+additive finite bias; a KV length that is 0 for some batch. Padding masks and
+biases are constants (fa-check's random i1 inputs are mostly true), the KV
+length an input with one batch set to 0 by tensor.insert. -inf spellings get
+PyTorch's fully-masked-row guard, so that their fully masked rows give 0, not
+NaN, and are compared too. A fully masked row with a finite fill averages V.
 """
 import random
 import sys
@@ -46,16 +55,56 @@ def variant(rng, idx):
                 kvlen=kvlen)
 
 
+# Finite fills: torch.finfo(f32 / f16 / bf16).min and a large constant.
+FINITE_FILLS = [-3.4028234663852886e38, -65504.0, -3.3895313892515355e38, -1.0e9]
+SPELLINGS = ["fill_finite", "fill_ninf", "bias_finite", "kv_len"]
+
+
+def padded_variant(rng, idx):
+    """One mask spelling; of B = 2 or 3 batches one is fully padded and one
+    is not (a constant mask of one value would be a splat, not a mask)."""
+    v = variant(rng, idx)
+    spelling = rng.choice(SPELLINGS)
+    v["b"] = b = rng.choice([2, 2, 3])
+    n = v["n"]
+    padded = [rng.random() < 0.5 for _ in range(b)]
+    full, kept = rng.sample(range(b), 2)
+    padded[full], padded[kept] = True, False
+    keep = [[not padded[i] and (j == 0 or rng.random() < 0.75) for j in range(n)]
+            for i in range(b)]
+    v.update(spelling=spelling, bias=None, pad=None, kvlen=False, guard=False)
+    if spelling in ("fill_finite", "fill_ninf"):
+        fill = rng.choice(FINITE_FILLS) if spelling == "fill_finite" else "-inf"
+        v["pad"] = dict(fill=fill, keep_true=rng.random() < 0.5, keep=keep)
+    elif spelling == "bias_finite":
+        fill = rng.choice(FINITE_FILLS[0::2])  # large enough to absorb the scores
+        v["bias"] = "const"
+        v["bias_values"] = [[0.0 if k else fill for k in row] for row in keep]
+    else:
+        v["kvlen"] = True
+        v["zero_batch"] = padded.index(True)
+    # A finite fill read as a mask must be the only mask.
+    if spelling == "fill_finite":
+        v["causal"] = False
+    v["guard"] = spelling != "fill_finite" or rng.random() < 0.3
+    return v
+
+
+def dense(rows, fmt):
+    return "[%s]" % ", ".join("[%s]" % ", ".join(fmt(x) for x in r) for r in rows)
+
+
 def emit(v):
     t, b, h, hkv, g, m, n, d, dv = (v[k] for k in "t b h hkv g m n d dv".split())
     name = "case_%d" % v["idx"]
     args = ["%%q: %s" % tensor([b, h, m, d], t), "%%k: %s" % tensor([b, hkv, n, d], t),
             "%%v: %s" % tensor([b, hkv, n, dv], t)]
+    pad, bias_const = v["pad"], v["bias"] == "const"
     if v["bias"] == "row":
         args.append("%%bias: %s" % tensor([b, 1, 1, n], "f32"))
     elif v["bias"] == "full":
         args.append("%%bias: %s" % tensor([b, h, m, n], "f32"))
-    if v["pad"]:
+    if pad is True:
         args.append("%%pad: %s" % tensor([b, n], "i1"))
     if v["kvlen"]:
         args.append("%%len: %s" % tensor([b], "i32"))
@@ -66,6 +115,18 @@ def emit(v):
     L.append("  %zt = arith.constant 0.0 : " + t)
     L.append("  %zf = arith.constant 0.0 : f32")
     L.append("  %ninf = arith.constant 0xFF800000 : f32")
+    if isinstance(pad, dict):
+        L.append("  %%pad = arith.constant dense<%s> : %s" % (
+            dense(pad["keep"], lambda k: "true" if k == pad["keep_true"] else "false"),
+            tensor([b, n], "i1")))
+    if bias_const:
+        L.append("  %%bias = arith.constant dense<%s> : %s" % (
+            dense([[x] for x in v["bias_values"]], lambda r: "[[%s]]" % ", ".join(
+                repr(x) for x in r)), tensor([b, 1, 1, n], "f32")))
+    if v.get("zero_batch") is not None:
+        L.append("  %%zb = arith.constant %d : index" % v["zero_batch"])
+        L.append("  %z32 = arith.constant 0 : i32")
+        L.append("  %%len0 = tensor.insert %%z32 into %%len[%%zb] : %s" % tensor([b], "i32"))
     kk, vv = "%k", "%v"
     if g > 1:
         for src, dd, nm in (("%k", d, "kg"), ("%v", dv, "vg")):
@@ -92,8 +153,8 @@ def emit(v):
     ins, types, maps, bargs = ["%s"], [st], ["#id"], ["%%x: %s" % t]
     if v["bias"]:
         ins.append("%bias")
-        types.append(tensor([b, 1, 1, n], "f32") if v["bias"] == "row" else sf)
-        maps.append("#bn" if v["bias"] == "row" else "#id")
+        types.append(sf if v["bias"] == "full" else tensor([b, 1, 1, n], "f32"))
+        maps.append("#id" if v["bias"] == "full" else "#bn")
         bargs.append("%bv: f32")
     if v["pad"]:
         ins.append("%pad")
@@ -101,7 +162,7 @@ def emit(v):
         maps.append("#padmap")
         bargs.append("%keep: i1")
     if v["kvlen"]:
-        ins.append("%len")
+        ins.append("%len0" if v.get("zero_batch") is not None else "%len")
         types.append(tensor([b], "i32"))
         maps.append("#bmap")
         bargs.append("%lv: i32")
@@ -127,8 +188,14 @@ def emit(v):
         L.append("    %above = arith.cmpi sgt, %j, %ioff : index")
         L.append("    %%y2 = arith.select %%above, %%ninf, %s : f32" % cur)
         cur = "%y2"
-    if v["pad"]:
+    if pad is True:
         L.append("    %%y3 = arith.select %%keep, %s, %%ninf : f32" % cur)
+        cur = "%y3"
+    elif pad:
+        fill = "0xFF800000" if pad["fill"] == "-inf" else repr(pad["fill"])
+        L.append("    %%fill = arith.constant %s : f32" % fill)
+        sel = (cur, "%fill") if pad["keep_true"] else ("%fill", cur)
+        L.append("    %%y3 = arith.select %%keep, %s, %s : f32" % sel)
         cur = "%y3"
     if v["kvlen"]:
         L.append("    %ji = arith.index_cast %j : index to i32")
@@ -153,11 +220,17 @@ def emit(v):
     L.append("  %%l = linalg.reduce ins(%%e : %s) outs(%%li : %s) dimensions = [3]" % (sf, rt))
     L.append("    (%in: f32, %acc: f32) {\n      %r = arith.addf %in, %acc : f32\n"
              "      linalg.yield %r : f32\n    }")
-    L.append("  %%p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = "
-             "[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]} ins(%%e, %%l : %s, %s) "
-             "outs(%%s0 : %s) {" % (sf, rt, st))
-    L.append("  ^bb0(%%x: f32, %%ll: f32, %%o: %s):" % t)
-    L.append("    %dvd = arith.divf %x, %ll : f32")
+    guard = v.get("guard")
+    if guard:
+        L += guard_lines(b, h, m, n, sf, rt)
+    L.append("  %%p = linalg.generic {indexing_maps = [#id, #row, %s#id], iterator_types = "
+             "[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]} ins(%%e, %%l%s : %s, %s%s) "
+             "outs(%%s0 : %s) {" % ("#row, " if guard else "", ", %all" if guard else "", sf, rt,
+                                    ", " + tensor([b, h, m], "i1") if guard else "", st))
+    L.append("  ^bb0(%%x: f32, %%ll: f32, %s%%o: %s):" % ("%none: i1, " if guard else "", t))
+    L.append("    %%%s = arith.divf %%x, %%ll : f32" % ("dvd0" if guard else "dvd"))
+    if guard:
+        L.append("    %dvd = arith.select %none, %zf, %dvd0 : f32")
     if t == "f32":
         L.append("    linalg.yield %dvd : f32")
     else:
@@ -179,6 +252,23 @@ def emit(v):
     return "\n".join(L)
 
 
+def guard_lines(b, h, m, n, sf, rt):
+    """PyTorch's guard: %all[b, h, i] = all_j(x[b, h, i, j] == -inf)."""
+    mt, rti = tensor([b, h, m, n], "i1"), tensor([b, h, m], "i1")
+    return [
+        "  %%g0 = tensor.empty() : %s" % mt,
+        "  %%eqm = linalg.generic {indexing_maps = [#id, #id], iterator_types = [\"parallel\", "
+        "\"parallel\", \"parallel\", \"parallel\"]} ins(%%sm : %s) outs(%%g0 : %s) {" % (sf, mt),
+        "  ^bb0(%x: f32, %o: i1):\n    %c = arith.cmpf oeq, %x, %ninf : f32\n    linalg.yield %c : i1",
+        "  } -> %s" % mt,
+        "  %%t = arith.constant true\n  %%a0 = tensor.empty() : %s" % rti,
+        "  %%ai = linalg.fill ins(%%t : i1) outs(%%a0 : %s) -> %s" % (rti, rti),
+        "  %%all = linalg.reduce ins(%%eqm : %s) outs(%%ai : %s) dimensions = [3]" % (mt, rti),
+        "    (%in: i1, %acc: i1) {\n      %r = arith.andi %in, %acc : i1\n"
+        "      linalg.yield %r : i1\n    }",
+    ]
+
+
 HEADER = """#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
@@ -188,12 +278,16 @@ HEADER = """#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
 
 def main():
-    seed, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    per = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+    argv = sys.argv[1:]
+    draw = variant
+    if argv and argv[0] == "--padded":
+        draw, argv = padded_variant, argv[1:]
+    seed, count, path = int(argv[0]), int(argv[1]), argv[2]
+    per = int(argv[3]) if len(argv) > 3 else 10
     rng = random.Random(seed)
     chunks = []
     for start in range(0, count, per):
-        funcs = [emit(variant(rng, i)) for i in range(start, min(count, start + per))]
+        funcs = [emit(draw(rng, i)) for i in range(start, min(count, start + per))]
         chunks.append(HEADER + "\n".join(funcs) + "\n")
     with open(path, "w") as f:
         f.write("\n// -----\n".join(chunks))
