@@ -28,11 +28,13 @@ static const FaPassInfo kPasses[] = {
      "", faGpuHostMemoryPassCreateFromOptions},
     {"fa-lower-attention",
      "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
-     "target=cpu|gpu: scf.parallel over workgroups (cpu, default) or gpu.launch",
+     "target=cpu|gpu|nvvm: scf.parallel over workgroups (cpu, default) or gpu.launch; "
+     "nvvm: the tensor-core (mma.sync) kernel for f16/bf16",
      faLowerAttentionPassCreateFromOptions},
     {"fa-lower-blockwise",
-     "Lower fa.blockwise_* ops on memref tiles to loops (cpu) or threads, shuffles, barriers (gpu)",
-     "target=cpu|gpu", faLowerBlockwisePassCreateFromOptions},
+     "Lower fa.blockwise_* ops on memref tiles to loops (cpu) or threads, shuffles, barriers (gpu); "
+     "on register fragments to ldmatrix / mma.sync (nvvm)",
+     "target=cpu|gpu|nvvm", faLowerBlockwisePassCreateFromOptions},
     {"fa-verify",
      "Check fa ops beyond their IRDL definition (shapes, types, attributes)", "",
      faVerifyPassCreateFromOptions},

@@ -168,3 +168,43 @@ func.func @gemm_shape(%a: memref<16x32xf16>, %b: memref<16x8xf16>, %c: memref<16
   "fa.blockwise_gemm"(%a, %b, %c) : (memref<16x32xf16>, memref<16x8xf16>, memref<16x8xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @fragment_layout(%s: vector<32xf32>, %m: vector<2xf32>) -> vector<2xf32> {
+  // expected-error @+1 {{fragment operands need layout = "mma_m16n8k16"}}
+  %r = "fa.blockwise_reduction"(%s, %m) {kind = "max", axis = 1 : i64} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
+  return %r : vector<2xf32>
+}
+
+// -----
+
+func.func @fragment_rows(%s: vector<32xf32>, %m: vector<3xf32>) -> vector<3xf32> {
+  // expected-error @+1 {{a fragment of 32 entries has no row vector of 3 entries}}
+  %r = "fa.blockwise_reduction"(%s, %m) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"} : (vector<32xf32>, vector<3xf32>) -> vector<3xf32>
+  return %r : vector<3xf32>
+}
+
+// -----
+
+func.func @fragment_result(%s: vector<32xf32>, %z: f32) -> vector<16xf32> {
+  // expected-error @+1 {{must have one result of the fragment's type}}
+  %r = "fa.blockwise_fill"(%s, %z) {layout = "mma_m16n8k16"} : (vector<32xf32>, f32) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @fragment_gemm_a(%p: vector<16xf16>, %v: memref<64x32xf16, 3>, %o: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{an A fragment must hold k/2 entries per 16-row slice}}
+  %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "mma_m16n8k16"} : (vector<16xf16>, memref<64x32xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @fragment_gemm_acc(%a: memref<64x64xf16, 3>, %b: memref<64x64xf16, 3>, %c: vector<32xf16>) -> vector<32xf16> {
+  // expected-error @+1 {{a fragment accumulator must be a 1-D vector of f32}}
+  %r = "fa.blockwise_gemm"(%a, %b, %c) {transpose_b, layout = "mma_m16n8k16"} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf16>) -> vector<32xf16>
+  return %r : vector<32xf16>
+}

@@ -1,14 +1,21 @@
 /* fa-bench KERNELS.so: times fa-mlir's attention kernels on the GPU.
- * KERNELS.so is bench/attention_bench.mlir built with
+ * KERNELS.so is bench/attention_bench.mlir (bench/gen_bench_kernels.py) built with
  *   fa-compile --export-kernels --target=sm_90 -o KERNELS.so
- * which exports _mlir_ciface_fa_attention_{0,1,2,3} = D 64, D 64 causal,
- * D 128, D 128 causal (fp16, arguments Q, K, V, O as [B,H,N,D] memrefs).
+ * which exports _mlir_ciface_fa_attention_I for I = (D_INDEX * 2 + bf16) * 2 + causal,
+ * D_INDEX over D = 64, 80, 96, 128, 256 (arguments Q, K, V, O as memrefs; Q and O
+ * [B, Hq, M, D], K and V [B, Hkv, N, D]; causal kernels have offset 0).
+ * Shapes: --shape=B,Hq,Hkv,M,N,D,DTYPE,CAUSAL (DTYPE f16 or bf16) or the older
+ * --shape=B,H,N,D,CAUSAL (f16, Hq = Hkv, M = N); without any, the 12 shapes of
+ * ../shared/spec/perf.md. Causal with M != N is bottom-right aligned as the
+ * spec counts it: only M = 1 (every key visible: the non-causal kernel) and
+ * M = N are taken.
  * Per shape: warm-up launches, then timed launches, each between two device
  * events on one stream (faRuntimeSetStream); the median is reported as
- * TFLOP/s = 4 B H N^2 D / t (halved when causal). 50 warm-up and 100 timed
- * launches unless one launch takes so long that --budget-s would be
- * exceeded; the counts used are printed. Rows 0..31 and N-32..N-1 of the
- * first and last head are checked against a double-precision CPU reference.
+ * TFLOP/s = 4 B Hq (visible query-key pairs) D / t. 50 warm-up and 100 timed
+ * launches unless one launch takes so long that --budget-s would be exceeded;
+ * the counts used are printed. Rows 0..31 and M-32..M-1 of the first and last
+ * (batch, head) are checked against a double-precision CPU reference; exit
+ * status 1 when a check fails, 2 on bad usage or a GPU runtime error.
  * Needs no MLIR; links libfa_rt_cuda. */
 #include "Tensors.h"
 
@@ -32,56 +39,70 @@ void mgpuEventRecord(void *event, void *stream);
 void mgpuEventSynchronize(void *event);
 
 typedef struct {
-  long b, h, n, d;
-  bool causal;
+  long b, hq, hkv, m, n, d;
+  bool bf16, causal;
 } Shape;
 
 typedef void (*Kernel)(Desc *, Desc *, Desc *, Desc *);
 
+static const long kHeadDims[] = {64, 80, 96, 128, 256};
+enum { NUM_HEAD_DIMS = sizeof kHeadDims / sizeof kHeadDims[0] };
+
+#define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c}
 static const Shape kPerfShapes[12] = {
-    {4, 32, 1024, 64, false},  {4, 32, 4096, 64, false},  {4, 32, 16384, 64, false},
-    {4, 32, 1024, 64, true},   {4, 32, 4096, 64, true},   {4, 32, 16384, 64, true},
-    {4, 32, 1024, 128, false}, {4, 32, 4096, 128, false}, {4, 32, 16384, 128, false},
-    {4, 32, 1024, 128, true},  {4, 32, 4096, 128, true},  {4, 32, 16384, 128, true}};
+    PERF_SHAPE(1024, 64, false),  PERF_SHAPE(4096, 64, false),  PERF_SHAPE(16384, 64, false),
+    PERF_SHAPE(1024, 64, true),   PERF_SHAPE(4096, 64, true),   PERF_SHAPE(16384, 64, true),
+    PERF_SHAPE(1024, 128, false), PERF_SHAPE(4096, 128, false), PERF_SHAPE(16384, 128, false),
+    PERF_SHAPE(1024, 128, true),  PERF_SHAPE(4096, 128, true),  PERF_SHAPE(16384, 128, true)};
 
 static int cmpFloat(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
   return x < y ? -1 : x > y;
 }
 
-static void descFor(Desc *desc, const Shape *s, void *data) {
-  TensorInfo info = {ELT_F16, 4, {s->b, s->h, s->n, s->d}, s->b * s->h * s->n * s->d};
-  descInit(desc, &info, data);
+/* Causal masks of the kernels are top-left aligned (offset 0): with M = 1
+ * bottom-right alignment sees every key, which the non-causal kernel computes. */
+static bool usesCausalKernel(const Shape *s) { return s->causal && s->m != 1; }
+
+static double visiblePairs(const Shape *s) {
+  return usesCausalKernel(s) ? (double)s->m * (s->m + 1) / 2 : (double)s->m * s->n;
 }
 
-/* Max |O - reference| over the checked rows, relative to max |reference|
- * there, in double precision on the host. */
-static double checkRows(const Shape *s, const uint16_t *q, const uint16_t *k,
-                        const uint16_t *v, const uint16_t *o) {
+static float toFloat(const Shape *s, uint16_t x) {
+  return s->bf16 ? floatFromBf16(x) : floatFromHalf(x);
+}
+
+/* Max |O - reference| over the checked rows of the first and last (b, h), in
+ * double precision on the host. Tensors are [B, H, rows, D] row-major. */
+static double checkRows(const Shape *s, uint16_t *const t[4]) {
   double worst = 0, scale = 1 / sqrt((double)s->d);
-  long heads[2] = {0, s->b * s->h - 1};
+  long heads[2] = {0, s->b * s->hq - 1};
   double *p = malloc(sizeof(double) * (size_t)s->n);
   for (int hi = 0; hi < 2; ++hi) {
-    size_t base = (size_t)heads[hi] * (size_t)(s->n * s->d);
-    for (long r = 0; r < s->n; ++r) {
-      if (r == 32 && s->n > 64)
-        r = s->n - 32;
-      long last = s->causal ? r : s->n - 1;
-      double m = -INFINITY, l = 0;
+    long b = heads[hi] / s->hq, hk = heads[hi] % s->hq / (s->hq / s->hkv);
+    const uint16_t *q = t[0] + (size_t)heads[hi] * s->m * s->d;
+    const uint16_t *k = t[1] + (size_t)(b * s->hkv + hk) * s->n * s->d;
+    const uint16_t *v = t[2] + (size_t)(b * s->hkv + hk) * s->n * s->d;
+    const uint16_t *o = t[3] + (size_t)heads[hi] * s->m * s->d;
+    for (long r = 0; r < s->m; ++r) {
+      if (r == 32 && s->m > 64)
+        r = s->m - 32;
+      long last = usesCausalKernel(s) ? r : s->n - 1;
+      double mx = -INFINITY, l = 0;
       for (long j = 0; j <= last; ++j) {
         double dot = 0;
         for (long c = 0; c < s->d; ++c)
-          dot += floatFromHalf(q[base + r * s->d + c]) * floatFromHalf(k[base + j * s->d + c]);
+          dot += (double)toFloat(s, q[r * s->d + c]) * toFloat(s, k[j * s->d + c]);
         p[j] = dot * scale;
-        m = fmax(m, p[j]);
+        mx = fmax(mx, p[j]);
       }
       for (long j = 0; j <= last; ++j)
-        l += (p[j] = exp(p[j] - m));
+        l += (p[j] = exp(p[j] - mx));
       for (long c = 0; c < s->d; ++c) {
         double acc = 0;
         for (long j = 0; j <= last; ++j)
-          acc += p[j] * floatFromHalf(v[base + j * s->d + c]);
-        worst = fmax(worst, fabs(acc / l - floatFromHalf(o[base + r * s->d + c])));
+          acc += p[j] * toFloat(s, v[j * s->d + c]);
+        worst = fmax(worst, fabs(acc / l - toFloat(s, o[r * s->d + c])));
       }
     }
   }
@@ -89,68 +110,134 @@ static double checkRows(const Shape *s, const uint16_t *q, const uint16_t *k,
   return worst;
 }
 
-static void runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
-  size_t count = (size_t)(s->b * s->h * s->n * s->d), bytes = count * 2;
+/* Host and device buffers of Q, K, V (random in [-1, 1)) and O. */
+typedef struct {
   uint16_t *host[4];
   void *dev[4];
+  Desc desc[4];
+} Buffers;
+
+static void buffersInit(Buffers *bufs, const Shape *s) {
+  long dims[4][4] = {{s->b, s->hq, s->m, s->d}, {s->b, s->hkv, s->n, s->d},
+                     {s->b, s->hkv, s->n, s->d}, {s->b, s->hq, s->m, s->d}};
   uint64_t state = 12345;
   for (int t = 0; t < 4; ++t) {
-    host[t] = malloc(bytes);
-    for (size_t i = 0; i < count && t < 3; ++i)
-      host[t][i] = halfFromFloat((float)((double)(nextRandom(&state) >> 11) / 9007199254740992.0 * 2 - 1));
-    dev[t] = mgpuMemAlloc(bytes, NULL, false);
+    size_t count = (size_t)(dims[t][0] * dims[t][1] * dims[t][2] * dims[t][3]);
+    TensorInfo info = {s->bf16 ? ELT_BF16 : ELT_F16, 4,
+                       {dims[t][0], dims[t][1], dims[t][2], dims[t][3]}, (long)count};
+    bufs->host[t] = malloc(count * 2);
+    for (size_t i = 0; i < count && t < 3; ++i) {
+      float x = (float)((double)(nextRandom(&state) >> 11) / 9007199254740992.0 * 2 - 1);
+      bufs->host[t][i] = s->bf16 ? bf16FromFloat(x) : halfFromFloat(x);
+    }
+    bufs->dev[t] = mgpuMemAlloc(count * 2, NULL, false);
     if (t < 3)
-      mgpuMemcpy(dev[t], host[t], bytes, NULL);
+      mgpuMemcpy(bufs->dev[t], bufs->host[t], count * 2, NULL);
+    descInit(&bufs->desc[t], &info, bufs->dev[t]);
   }
-  void *stream = mgpuStreamCreate();
-  faRuntimeSetStream(stream);
-  Desc d[4];
-  for (int t = 0; t < 4; ++t)
-    descFor(&d[t], s, dev[t]);
+}
+
+static void buffersDestroy(Buffers *bufs) {
+  for (int t = 0; t < 4; ++t) {
+    mgpuMemFree(bufs->dev[t], NULL);
+    free(bufs->host[t]);
+  }
+}
+
+/* Median seconds of one launch over `*iters` timed launches after `*warm`. */
+static double timeKernel(Kernel kernel, Buffers *bufs, void *stream, double budget, int *warm,
+                         int *iters) {
+  Desc *d = bufs->desc;
   void *start = mgpuEventCreate(), *end = mgpuEventCreate();
-  /* One launch to size the run. */
-  mgpuEventRecord(start, stream);
+  mgpuEventRecord(start, stream); /* one launch to size the run */
   kernel(&d[0], &d[1], &d[2], &d[3]);
   mgpuEventRecord(end, stream);
   mgpuEventSynchronize(end);
   double first = faRuntimeEventElapsedMs(start, end) / 1e3;
-  int iters = 100, warm = 50;
+  *iters = 100, *warm = 50;
   if (first * 150 > budget) {
-    iters = (int)fmax(3, budget / first * 2 / 3);
-    warm = (int)fmax(1, fmin(50, iters / 2));
-    iters = iters > 100 ? 100 : iters;
+    *iters = (int)fmax(3, budget / first * 2 / 3);
+    *warm = (int)fmax(1, fmin(50, *iters / 2));
+    *iters = *iters > 100 ? 100 : *iters;
   }
-  for (int i = 0; i < warm; ++i)
+  for (int i = 0; i < *warm; ++i)
     kernel(&d[0], &d[1], &d[2], &d[3]);
-  float *ms = malloc(sizeof(float) * (size_t)iters);
-  for (int i = 0; i < iters; ++i) {
+  float *ms = malloc(sizeof(float) * (size_t)*iters);
+  for (int i = 0; i < *iters; ++i) {
     mgpuEventRecord(start, stream);
     kernel(&d[0], &d[1], &d[2], &d[3]);
     mgpuEventRecord(end, stream);
     mgpuEventSynchronize(end);
     ms[i] = faRuntimeEventElapsedMs(start, end);
   }
-  qsort(ms, (size_t)iters, sizeof(float), cmpFloat);
-  double median = ms[iters / 2] / 1e3;
-  double flops = 4.0 * s->b * s->h * (double)s->n * s->n * s->d / (s->causal ? 2 : 1);
-  mgpuMemcpy(host[3], dev[3], bytes, stream);
+  qsort(ms, (size_t)*iters, sizeof(float), cmpFloat);
+  double median = ms[*iters / 2] / 1e3;
+  free(ms);
+  return median;
+}
+
+/* Times and checks one shape; false when its check failed. */
+static bool runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
+  Buffers bufs;
+  buffersInit(&bufs, s);
+  void *stream = mgpuStreamCreate();
+  faRuntimeSetStream(stream);
+  int warm, iters;
+  double median = timeKernel(kernel, &bufs, stream, budget, &warm, &iters);
+  double tflops = 4.0 * s->b * s->hq * visiblePairs(s) * s->d / median / 1e12;
+  size_t outBytes = (size_t)(s->b * s->hq * s->m * s->d) * 2;
+  mgpuMemcpy(bufs.host[3], bufs.dev[3], outBytes, stream);
   mgpuStreamSynchronize(stream);
-  double err = checkRows(s, host[0], host[1], host[2], host[3]);
+  double err = checkRows(s, bufs.host);
   bool ok = faRuntimeGetStatus() == 0 && err < 2e-2;
-  printf("| %3ld | %5ld | %-6s | %9.3f | %8.2f | %4d/%-4d | %.1e %s |\n", s->d, s->n,
-         s->causal ? "yes" : "no", median * 1e3, flops / median / 1e12, warm, iters, err,
-         ok ? "ok" : "WRONG");
+  const char *dtype = s->bf16 ? "bf16" : "f16";
+  printf("| %ld,%ld,%ld | %5ld | %5ld | %3ld | %-4s | %-3s | %9.3f | %8.2f | %4d/%-4d | %.1e %s |\n",
+         s->b, s->hq, s->hkv, s->m, s->n, s->d, dtype, s->causal ? "yes" : "no",
+         median * 1e3, tflops, warm, iters, err, ok ? "ok" : "WRONG");
   if (csv)
-    fprintf(csv, "%ld,%ld,%ld,%ld,%d,%.6f,%.3f,%d,%d,%.3e,%s\n", s->b, s->h, s->n, s->d,
-            s->causal, median * 1e3, flops / median / 1e12, warm, iters, err,
+    fprintf(csv, "%ld,%ld,%ld,%ld,%ld,%ld,%s,%d,%.6f,%.3f,%d,%d,%.3e,%s\n", s->b, s->hq, s->hkv,
+            s->m, s->n, s->d, dtype, s->causal, median * 1e3, tflops, warm, iters, err,
             ok ? "ok" : "wrong");
   fflush(stdout);
   faRuntimeSetStream(NULL);
-  free(ms);
-  for (int t = 0; t < 4; ++t) {
-    mgpuMemFree(dev[t], NULL);
-    free(host[t]);
+  buffersDestroy(&bufs);
+  return ok;
+}
+
+static int headDimIndex(long d) {
+  for (int i = 0; i < NUM_HEAD_DIMS; ++i)
+    if (kHeadDims[i] == d)
+      return i;
+  return -1;
+}
+
+/* Parses either shape form; false when it is neither or not benchmarkable. */
+static bool parseShape(const char *text, Shape *s) {
+  char dtype[8] = "";
+  int c = 0;
+  memset(s, 0, sizeof *s);
+  if (sscanf(text, "%ld,%ld,%ld,%ld,%ld,%ld,%7[a-z0-9],%d", &s->b, &s->hq, &s->hkv, &s->m,
+             &s->n, &s->d, dtype, &c) == 8) {
+    if (strcmp(dtype, "f16") && strcmp(dtype, "bf16"))
+      return false;
+    s->bf16 = strcmp(dtype, "bf16") == 0;
+  } else if (sscanf(text, "%ld,%ld,%ld,%ld,%d", &s->b, &s->hq, &s->n, &s->d, &c) == 5) {
+    s->hkv = s->hq, s->m = s->n;
+  } else {
+    return false;
   }
+  s->causal = c != 0;
+  bool dimsOk = s->b > 0 && s->hq > 0 && s->hkv > 0 && s->hq % s->hkv == 0 && s->m > 0 &&
+                s->n > 0 && headDimIndex(s->d) >= 0;
+  return dimsOk && (!s->causal || s->m == 1 || s->m == s->n);
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: fa-bench KERNELS.so [--shape=B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL]... "
+          "[--shape=B,H,N,D,CAUSAL]... [--csv=FILE] [--budget-s=S]\n"
+          "D is 64, 80, 96, 128 or 256; Hq a multiple of Hkv; causal needs M = N or M = 1;\n"
+          "without --shape: the 12 shapes of spec/perf.md\n");
 }
 
 int main(int argc, char **argv) {
@@ -159,28 +246,27 @@ int main(int argc, char **argv) {
   Shape shapes[64];
   int numShapes = 0;
   for (int i = 1; i < argc; ++i) {
-    Shape s;
-    int c = 0;
     if (!strncmp(argv[i], "--csv=", 6))
       csvPath = argv[i] + 6;
     else if (!strncmp(argv[i], "--budget-s=", 11))
       budget = strtod(argv[i] + 11, NULL);
     else if (!strncmp(argv[i], "--shape=", 8) && numShapes < 64 &&
-             sscanf(argv[i] + 8, "%ld,%ld,%ld,%ld,%d", &s.b, &s.h, &s.n, &s.d, &c) == 5 &&
-             (s.d == 64 || s.d == 128)) {
-      s.causal = c != 0;
-      shapes[numShapes++] = s;
-    } else if (argv[i][0] != '-' && !libPath)
+             parseShape(argv[i] + 8, &shapes[numShapes]))
+      ++numShapes;
+    else if (argv[i][0] != '-' && !libPath)
       libPath = argv[i];
     else {
-      fprintf(stderr, "usage: fa-bench KERNELS.so [--shape=B,H,N,D,CAUSAL]... [--csv=FILE] "
-                      "[--budget-s=S]\n(D is 64 or 128; without --shape: the 12 shapes of "
-                      "spec/perf.md)\n");
+      fprintf(stderr, "fa-bench: bad argument '%s'\n", argv[i]);
+      usage();
       return 2;
     }
   }
   if (!libPath) {
     fprintf(stderr, "fa-bench: no kernel library given\n");
+    return 2;
+  }
+  if (!(budget > 0)) {
+    fprintf(stderr, "fa-bench: --budget-s must be a positive number of seconds\n");
     return 2;
   }
   if (!numShapes) {
@@ -194,20 +280,22 @@ int main(int argc, char **argv) {
   }
   FILE *csv = csvPath ? fopen(csvPath, "w") : NULL;
   if (csv)
-    fprintf(csv, "B,H,N,D,causal,median_ms,tflops,warmup,iters,max_err,check\n");
-  printf("| D | N | causal | median ms | TFLOP/s | warm/iters | max err |\n"
-         "|---|---|---|---|---|---|---|\n");
+    fprintf(csv, "B,Hq,Hkv,M,N,D,dtype,causal,median_ms,tflops,warmup,iters,max_err,check\n");
+  printf("| B,Hq,Hkv | M | N | D | dtype | causal | median ms | TFLOP/s | warm/iters | max err |\n"
+         "|---|---|---|---|---|---|---|---|---|---|\n");
   int status = 0;
   for (int i = 0; i < numShapes; ++i) {
     char name[64];
-    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d",
-             (shapes[i].d == 128) * 2 + shapes[i].causal);
+    int index = (headDimIndex(shapes[i].d) * 2 + shapes[i].bf16) * 2 +
+                usesCausalKernel(&shapes[i]);
+    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d", index);
     Kernel k = (Kernel)dlsym(lib, name);
     if (!k) {
       fprintf(stderr, "fa-bench: %s has no %s\n", libPath, name);
       return 2;
     }
-    runShape(k, &shapes[i], budget, csv);
+    if (!runShape(k, &shapes[i], budget, csv))
+      status = 1;
     if (faRuntimeGetStatus() != 0) {
       fprintf(stderr, "fa-bench: GPU runtime error: %s\n", faRuntimeGetErrorMessage());
       status = 2;

@@ -1,0 +1,64 @@
+// fa-lower-attention{target=nvvm}: f16/bf16 attention becomes the tensor-core
+// kernel (cp.async into dynamic shared memory, fa.blockwise_* on register
+// fragments); f32 keeps the portable kernel. fa-lower-blockwise{target=nvvm}
+// then lowers the fragment ops to ldmatrix / mma.sync / quad shuffles, inlined.
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm})' %s | FileCheck %s
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=nvvm})' %s | FileCheck %s --check-prefix=MMA
+// RUN: not fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=gpu})' %s 2>&1 | FileCheck %s --check-prefix=WRONG
+
+// CHECK-LABEL: func.func @f16_causal_gqa(
+// CHECK: memref.global "public" @fa_attention_0_smem : memref<0xi8, #gpu.address_space<workgroup>>
+// CHECK: func.func private @fa_attention_0({{.*}}strided<[?, ?, ?, 1], offset: ?>{{.*}}) attributes {fa.attention_kernel}
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
+// CHECK: "fa.blockwise_fill"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf32>, f32) -> vector<64xf32>
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 1 : i32}
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<128x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"}
+// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16"}
+// CHECK: arith.truncf {{.*}} : vector<64xf32> to vector<64xf16>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf16>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK-NOT: func.call @fa_attention_0_copy
+// MMA-LABEL: func.func @f16_causal_gqa(
+// MMA-NOT: "fa.blockwise
+// MMA: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// MMA: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// MMA: gpu.shuffle xor
+// MMA: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// MMA-NOT: "fa.blockwise
+// MMA-NOT: call @fa_blockwise
+// WRONG: error: fa-lower-blockwise: register fragments are lowered only with target=nvvm
+func.func @f16_causal_gqa(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x77x64xf16>, %v: tensor<1x2x77x64xf16>) -> tensor<1x4x100x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = -2 : i64}
+      : (tensor<1x4x100x64xf16>, tensor<1x2x77x64xf16>, tensor<1x2x77x64xf16>) -> tensor<1x4x100x64xf16>
+  return %o : tensor<1x4x100x64xf16>
+}
+
+// -----
+
+// bf16 with a bias, a kv length and lse; the tiles come from the op.
+// CHECK-LABEL: func.func @bf16_bias_lse(
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c64{{.*}}
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<?xi32, strided<[1], offset: ?>>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<32x96xbf16, strided<[104, 1]>, #gpu.address_space<workgroup>>, memref<32x96xbf16, {{.*}}>, vector<16xf32>) -> vector<16xf32>
+// CHECK: memref.store {{.*}} : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
+// MMA-LABEL: func.func @bf16_bias_lse(
+// MMA: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, %v: tensor<2x2x40x96xbf16>, %bias: tensor<2x1x1x40xf32>, %kvl: tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, scale = 0.1 : f32, block_m = 32 : i64, block_n = 32 : i64, warps = 2 : i64}
+      : (tensor<2x2x5x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x1x1x40xf32>, tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>)
+  return %o, %lse : tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>
+}
+
+// -----
+
+// f32 stays exact: the portable kernel (f32 tiles as workgroup attributions).
+// CHECK-LABEL: func.func @f32_portable(
+// CHECK: gpu.launch blocks({{.*}}) workgroup(
+// CHECK-NOT: layout = "mma_m16n8k16"
+func.func @f32_portable(%q: tensor<1x1x16x64xf32>, %k: tensor<1x1x16x64xf32>, %v: tensor<1x1x16x64xf32>) -> tensor<1x1x16x64xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>) -> tensor<1x1x16x64xf32>
+  return %o : tensor<1x1x16x64xf32>
+}
