@@ -2,7 +2,8 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck and racecheck on a few attention cases. Prints a summary.
+# memcheck, racecheck and synccheck on 13 attention cases (both kernels).
+# Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 pass=0; fail=0; failed=""
@@ -13,14 +14,23 @@ done
 echo "GPU correctness (sm_90, fa-run vs CPU reference): $pass cases agree, $fail fail:$failed"
 grep -h "output" cases/*/gpu.txt | grep -c " ok" | sed 's/^/outputs ok: /'
 SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-for c in attention_tosa linalg-named_0 masks_0 sweep_3; do
-  for tool in memcheck racecheck; do
+# The f32 portable kernel on three inputs, and the tensor-core kernel on ten sweep
+# variants (gen_sweep.py 7 48): D 96 with M = 1 and padding (0), D 256 GQA with
+# fully padded rows (6), D 80 bf16 kv_len GQA (7), causal offset -16 with a bias
+# (21), Dv 256 != D 16 bf16 (22), causal -36 GQA bf16 padded (27), causal GQA
+# (28), M = 1 bf16 bias kv_len (31), causal kv_len tails (37), causal +2 (41).
+san_fail=0
+for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
+         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41; do
+  for tool in memcheck racecheck synccheck; do
     [ -d cases/$c ] || continue
     # API errors are the runtime probing pointers (cuPointerGetAttribute on host
     # memory before registering it): expected, so not reported.
-    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/model.so cases/$c --repeat=2 > san.txt 2>&1
-    echo "compute-sanitizer $tool $c: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' san.txt | head -1)"
-    grep -m3 "=========  *Invalid\|Program hit" san.txt
+    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/model.so cases/$c --repeat=2 > cases/$c/san_$tool.txt 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool $c: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' cases/$c/san_$tool.txt | head -1)"
+    [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " cases/$c/san_$tool.txt; }
   done
 done
-[ "$fail" -eq 0 ]
+echo "compute-sanitizer: $san_fail runs reported problems"
+[ "$fail" -eq 0 ] && [ "$san_fail" -eq 0 ]
