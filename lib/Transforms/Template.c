@@ -49,6 +49,14 @@ void faTemplateVarsSetFlag(FaTemplateVars *vars, const char *name, bool value) {
   faTemplateVarsSet(vars, name, "%d", value ? 1 : 0);
 }
 
+void faTemplateVarsSetType(FaTemplateVars *vars, const char *name, MlirType type) {
+  FaText t;
+  faTextInit(&t);
+  faTextAppendType(&t, type);
+  faTemplateVarsSet(vars, name, "%s", t.data);
+  faTextDestroy(&t);
+}
+
 /* A directive line "//#KEYWORD ARG": returns KEYWORD's length, or 0. */
 static size_t directive(const char *line, size_t len, const char **kw, const char **arg,
                         size_t *argLen) {

@@ -32,6 +32,8 @@ void faTemplateVarsSet(FaTemplateVars *vars, const char *name, const char *fmt, 
     __attribute__((format(printf, 3, 4)));
 void faTemplateVarsSetInt(FaTemplateVars *vars, const char *name, long value);
 void faTemplateVarsSetFlag(FaTemplateVars *vars, const char *name, bool value);
+/* Sets NAME to the textual form of `type`. */
+void faTemplateVarsSetType(FaTemplateVars *vars, const char *name, MlirType type);
 
 /* Appends the specialised template to `t`. Returns the name of the first
  * unset variable it references (NULL on success); `t` is then incomplete. */

@@ -74,14 +74,6 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
 
 /* --- the template's variables ------------------------------------------------ */
 
-static void setType(FaTemplateVars *vars, const char *name, MlirType type) {
-  FaText t;
-  faTextInit(&t);
-  faTextAppendType(&t, type);
-  faTemplateVarsSet(vars, name, "%s", t.data);
-  faTextDestroy(&t);
-}
-
 /* Which fragment entry a thread's element i of a [16*RM*warps x cols] tile
  * is: slice r, column tile j, entry e (see blockwise_mma.mlir). */
 typedef enum { ROW_OFFSET, COL_OFFSET, COL_MINUS_ROW, ROW_STAT, STAT_ROW_OFFSET } FragField;
@@ -126,11 +118,11 @@ static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
   faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
   if (k->kvElt.ptr)
-    setType(vars, "KV_ELT", k->kvElt);
+    faTemplateVarsSetType(vars, "KV_ELT", k->kvElt);
   faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);
   if (k->biasElt.ptr) {
     faTemplateVarsSetFlag(vars, "BIAS_F32", mlirTypeIsAF32(k->biasElt));
-    setType(vars, "BIAS_ELT", k->biasElt);
+    faTemplateVarsSetType(vars, "BIAS_ELT", k->biasElt);
   }
   faTemplateVarsSetFlag(vars, "LSE", k->hasLse);
   faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
@@ -170,8 +162,8 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faTemplateVarsSet(&vars, "NAME", "%s", name);
-  setType(&vars, "E", k->elt);
-  setType(&vars, "OE", k->outElt);
+  faTemplateVarsSetType(&vars, "E", k->elt);
+  faTemplateVarsSetType(&vars, "OE", k->outElt);
   faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", k->scale * 1.4426950408889634);
   setArgs(&vars, k);
   setFeatures(&vars, k);

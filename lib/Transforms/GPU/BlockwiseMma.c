@@ -52,14 +52,6 @@ const char *faBlockwiseMmaUnsupported(MlirOperation op) {
   return NULL;
 }
 
-static void setType(FaTemplateVars *vars, const char *name, MlirType type) {
-  FaText t;
-  faTextInit(&t);
-  faTextAppendType(&t, type);
-  faTemplateVarsSet(vars, name, "%s", t.data);
-  faTextDestroy(&t);
-}
-
 static void setReduction(FaTemplateVars *vars, MlirOperation op) {
   MlirStringRef kind = mlirStringAttrGetValue(faOpGetAttr(op, "kind"));
   bool isMax = mlirStringRefEqual(kind, mlirStringRefCreateFromCString("max"));
@@ -83,9 +75,9 @@ static void setGemm(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetFlag(vars, "GEMM", true);
   faTemplateVarsSetFlag(vars, "TRANSPOSE_B", tb);
   faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
-  setType(vars, "A_TYPE", a);
-  setType(vars, "B_TYPE", b);
-  setType(vars, "E", e);
+  faTemplateVarsSetType(vars, "A_TYPE", a);
+  faTemplateVarsSetType(vars, "B_TYPE", b);
+  faTemplateVarsSetType(vars, "E", e);
   faTemplateVarsSet(vars, "REG", "%s", mlirTypeIsAF16(e) ? "vector<2xf16>" : "i32");
   faTemplateVarsSet(vars, "A_FROM", "%s",
                     aShared ? "a shared-memory tile read with ldmatrix"
@@ -109,7 +101,7 @@ const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name) 
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   if (faOpIsA(op, "fa.blockwise_fill")) {
     faTemplateVarsSetFlag(&vars, "FILL", true);
-    setType(&vars, "T", operandType(op, 0));
+    faTemplateVarsSetType(&vars, "T", operandType(op, 0));
   } else if (faOpIsA(op, "fa.blockwise_reduction")) {
     setReduction(&vars, op);
   } else {
