@@ -22,6 +22,10 @@ static const FaPassInfo kPasses[] = {
     {"fa-gpu-check-calls",
      "Reject functions a gpu.module declares but does not define (device-library calls)",
      "", faGpuCheckCallsPassCreateFromOptions},
+    {"fa-rocdl-intrinsics",
+     "Replace ocml calls that have an LLVM intrinsic AMDGPU lowers natively (floor, log2, "
+     "exp, ... on f16/f32) with that intrinsic",
+     "", faRocdlIntrinsicsPassCreateFromOptions},
     {"fa-gpu-host-memory",
      "Host buffers as managed GPU memory, constants copied into it, public memref "
      "arguments registered (after gpu-kernel-outlining)",
@@ -171,8 +175,10 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
 }
 
 /* fa-to-rocdl{chip=gfx90a|gfx942 rocm-path=DIR}: an AMDGPU code object in a
- * gpu.binary. Math becomes LLVM intrinsics (expanded where AMDGPU has none),
- * so no device library is needed; without rocm-path, a kernel that still
+ * gpu.binary. Without rocm-path, f16/bf16 math is computed in f32 and math
+ * becomes LLVM intrinsics (expanded where AMDGPU has none; ocml calls with a
+ * native intrinsic replaced by fa-rocdl-intrinsics), so no device library is
+ * needed; without rocm-path, a kernel that still
  * calls one is an error (fa-gpu-check-calls) and the toolkit is our stand-in
  * directory that has only Debian's ld.lld and empty device libraries. */
 static MlirLogicalResult buildFaToRocdl(MlirOpPassManager pm, MlirStringRef options,
@@ -188,8 +194,9 @@ static MlirLogicalResult buildFaToRocdl(MlirOpPassManager pm, MlirStringRef opti
            "gpu.module(convert-scf-to-cf,math-expand-ops,convert-gpu-to-rocdl{chipset=%s},"
            "convert-math-to-llvm,reconcile-unrealized-casts),%s"
            "gpu-to-llvm,gpu-module-to-binary{format=bin toolkit=%s}," FA_CPU_TO_LLVM,
-           ownToolkit ? "fa-expand-erf,inline{default-pipeline=}," : "", chip, chip,
-           ownToolkit ? "fa-gpu-check-calls," : "",
+           ownToolkit ? "math-extend-to-supported-types,fa-expand-erf,inline{default-pipeline=},"
+                      : "",
+           chip, chip, ownToolkit ? "fa-rocdl-intrinsics,fa-gpu-check-calls," : "",
            ownToolkit ? FA_ROCM_STANDIN_DIR : rocm);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);
