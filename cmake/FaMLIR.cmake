@@ -4,7 +4,8 @@
 set(FA_MLIR_CAPI_COMPONENTS
   IR Interfaces Debug RegisterEverything Transforms Conversion IRDL Func Linalg
   Tensor Arith Math MemRef SCF ControlFlow Tosa Bufferization Vector Index
-  GPU LLVM NVVM NVGPU ROCDL AMDGPU Target ExecutionEngine)
+  GPU LLVM NVVM NVGPU ROCDL AMDGPU Target ExecutionEngine TransformDialect
+  TransformDialectTransforms)
 
 set(FA_MLIR_CAPI_ARCHIVES)
 foreach(c ${FA_MLIR_CAPI_COMPONENTS})

@@ -7,6 +7,10 @@
 #include <string.h>
 
 static const FaPassInfo kPasses[] = {
+    {"fa-decompose-softmax",
+     "Decompose linalg.softmax into linalg.generic ops (upstream's decomposition, applied "
+     "through the transform interpreter)",
+     "", faDecomposeSoftmaxPassCreateFromOptions},
     {"fa-expand-erf",
      "Replace f32 math.erf with calls to an exp-based approximation (for GPUs "
      "without a device math library); run inline afterwards",
@@ -22,10 +26,6 @@ static const FaPassInfo kPasses[] = {
     {"fa-gpu-check-calls",
      "Reject functions a gpu.module declares but does not define (device-library calls)",
      "", faGpuCheckCallsPassCreateFromOptions},
-    {"fa-rocdl-intrinsics",
-     "Replace ocml calls that have an LLVM intrinsic AMDGPU lowers natively (floor, log2, "
-     "exp, ... on f16/f32) with that intrinsic",
-     "", faRocdlIntrinsicsPassCreateFromOptions},
     {"fa-gpu-host-memory",
      "Host buffers as managed GPU memory, constants copied into it, public memref "
      "arguments registered (after gpu-kernel-outlining)",
@@ -39,6 +39,10 @@ static const FaPassInfo kPasses[] = {
      "Lower fa.blockwise_* ops on memref tiles to loops (cpu) or threads, shuffles, barriers (gpu); "
      "on register fragments to ldmatrix / mma.sync (nvvm)",
      "target=cpu|gpu|nvvm", faLowerBlockwisePassCreateFromOptions},
+    {"fa-rocdl-intrinsics",
+     "Replace ocml calls that have an LLVM intrinsic AMDGPU lowers natively (floor, log2, "
+     "exp, ... on f16/f32) with that intrinsic",
+     "", faRocdlIntrinsicsPassCreateFromOptions},
     {"fa-verify",
      "Check fa ops beyond their IRDL definition (shapes, types, attributes)", "",
      faVerifyPassCreateFromOptions},
@@ -81,7 +85,7 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
   "func.func(tosa-optional-decompositions,tosa-to-linalg-named,tosa-to-linalg," \
   "tosa-to-arith,tosa-to-tensor),"
 #define FA_BUFFERIZE                                                          \
-  "func.func(convert-elementwise-to-linalg),canonicalize,"                    \
+  "fa-decompose-softmax,func.func(convert-elementwise-to-linalg),canonicalize," \
   "one-shot-bufferize{bufferize-function-boundaries "                         \
   "function-boundary-type-conversion=identity-layout-map},"
 #define FA_LOOPS_TO_LLVM                                                      \
@@ -168,7 +172,7 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
            "gpu.module(expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-scf-to-cf,math-expand-ops{ops=fpowi},"
            "convert-gpu-to-nvvm,"
            "reconcile-unrealized-casts),"
-           "gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
+           "convert-scf-to-cf,gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
            "", chip, cuda);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);
@@ -193,7 +197,7 @@ static MlirLogicalResult buildFaToRocdl(MlirOpPassManager pm, MlirStringRef opti
            FA_GPU_PREFIX("gpu") "rocdl-attach-target{chip=%s O=3},"
            "gpu.module(convert-scf-to-cf,math-expand-ops,convert-gpu-to-rocdl{chipset=%s},"
            "convert-math-to-llvm,reconcile-unrealized-casts),%s"
-           "gpu-to-llvm,gpu-module-to-binary{format=bin toolkit=%s}," FA_CPU_TO_LLVM,
+           "convert-scf-to-cf,gpu-to-llvm,gpu-module-to-binary{format=bin toolkit=%s}," FA_CPU_TO_LLVM,
            ownToolkit ? "math-extend-to-supported-types,fa-expand-erf,inline{default-pipeline=},"
                       : "",
            chip, chip, ownToolkit ? "fa-rocdl-intrinsics,fa-gpu-check-calls," : "",
