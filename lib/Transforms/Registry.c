@@ -91,7 +91,8 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
 #define FA_LOOPS_TO_LLVM                                                      \
   "convert-scf-to-cf,"                                                        \
   "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"             \
-  "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"         \
+  "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16},convert-arith-to-llvm,"   \
+  "convert-index-to-llvm,"                                                    \
   "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts"
 #define FA_CPU_TO_LLVM "func.func(convert-linalg-to-loops)," FA_LOOPS_TO_LLVM
 #define FA_LOWER(target)                                                      \
