@@ -27,6 +27,7 @@ for m in bert_layer gpt2_block llama_block; do
   cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
   cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
 done
+for f in test/Models/half_*.mlir; do cp $f $T/model_$(basename $f); done
 python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1
 split $T/sweep.mlir $T/sweep && rm $T/sweep.mlir
 for f in $T/*.mlir; do
@@ -34,6 +35,8 @@ for f in $T/*.mlir; do
   extra=""
   case $name in model_*) extra="--input-scale=0.1";; esac
   case $name in model_bert*) extra="$extra --binary-arg=1";; esac
+  case $name in model_half_encoder_padmask*) extra="$extra --int-max=1";; esac
+  case $name in model_half_kv_decode*) extra="$extra --int-max=47";; esac
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
   $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
 done
