@@ -1,0 +1,57 @@
+// Inputs that crashed fa-opt (issue 14, item 9; test/Fuzz/fuzz.py finds
+// more: each becomes a case here). Integer attributes of source IR are
+// range-checked before they index anything.
+// RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>%t.why | FileCheck %s
+// RUN: FileCheck %s --check-prefix=WHY < %t.why
+// RUN: fa-opt --split-input-file --fa-fuse-attention %s | fa-opt --split-input-file --fa-verify > /dev/null
+
+// A reassociation index of 2^32 (MLIR 22's verifier takes it) in a unit
+// reshape of Q: SIGBUS in unitReshapeDims (via peelScale). The reshape is
+// not looked through; Q is taken as it is.
+// CHECK-LABEL: func.func @bmm_bad_reassociation_q
+// CHECK: %[[QC:.*]] = tensor.collapse_shape %arg0 {{\[\[}}4294967296, 1], [2], [3]]
+// CHECK: %[[Q:.*]] = tensor.expand_shape %[[QC]] {{\[\[}}0, 1], [2], [3]] output_shape [1, 4, 16, 8]
+// CHECK: "fa.gridwise_attention"(%[[Q]],
+// WHY: -:[[@LINE+19]]:8: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @bmm_bad_reassociation_q(%q4: tensor<4x1x16x8xf16>, %k: tensor<4x32x8xf16>, %v: tensor<4x32x8xf16>) -> tensor<4x16x8xf16> {
+  %zero = arith.constant 0.0 : f16
+  %c = arith.constant 0.25 : f16
+  %kt0 = tensor.empty() : tensor<4x8x32xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x32x8xf16>) outs(%kt0 : tensor<4x8x32xf16>) permutation = [0, 2, 1]
+  %s0 = tensor.empty() : tensor<4x16x32xf16>
+  %sz = linalg.fill ins(%zero : f16) outs(%s0 : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+  %qc = tensor.collapse_shape %q4 [[4294967296, 1], [2], [3]] : tensor<4x1x16x8xf16> into tensor<4x16x8xf16>
+  %s = linalg.batch_matmul ins(%qc, %kt : tensor<4x16x8xf16>, tensor<4x8x32xf16>) outs(%sz : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x32xf16>) outs(%s0 : tensor<4x16x32xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.mulf %c, %x : f16
+    linalg.yield %y : f16
+  } -> tensor<4x16x32xf16>
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x16x32xf16>) outs(%s0 : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+  %o0 = tensor.empty() : tensor<4x16x8xf16>
+  %oz = linalg.fill ins(%zero : f16) outs(%o0 : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x32xf16>, tensor<4x32x8xf16>) outs(%oz : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  return %o : tensor<4x16x8xf16>
+}
+
+// -----
+
+// The same index in a unit reshape of P: the softmax cannot be read through
+// it, so nothing is fused (and nothing crashes).
+// CHECK-LABEL: func.func @softmax_through_bad_collapse
+// CHECK-NOT: fa.gridwise_attention
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}4294967296, 1], [2]]
+// CHECK: linalg.matmul
+func.func @softmax_through_bad_collapse(%q: tensor<1x16x8xf32>, %k: tensor<1x8x32xf32>, %v: tensor<32x8xf32>) -> tensor<16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<1x16x32xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<1x16x32xf32>) -> tensor<1x16x32xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<1x16x8xf32>, tensor<1x8x32xf32>) outs(%sz : tensor<1x16x32xf32>) -> tensor<1x16x32xf32>
+  %p3 = linalg.softmax dimension(2) ins(%s : tensor<1x16x32xf32>) outs(%s0 : tensor<1x16x32xf32>) -> tensor<1x16x32xf32>
+  %p = tensor.collapse_shape %p3 [[4294967296, 1], [2]] : tensor<1x16x32xf32> into tensor<16x32xf32>
+  %o0 = tensor.empty() : tensor<16x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%o0 : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<16x32xf32>, tensor<32x8xf32>) outs(%oz : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %o : tensor<16x8xf32>
+}
