@@ -36,8 +36,11 @@
 /* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
 
+/* The rank of a ranked tensor; -1 for any other type (a scalar, a memref),
+ * which no step of a chain accepts. */
 static intptr_t rankOf(MlirValue v) {
-  return mlirShapedTypeGetRank(mlirValueGetType(v));
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : -1;
 }
 
 static int64_t sizeOf(MlirValue v, intptr_t d) {

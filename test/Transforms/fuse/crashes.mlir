@@ -55,3 +55,36 @@ func.func @softmax_through_bad_collapse(%q: tensor<1x16x8xf32>, %k: tensor<1x8x3
   %o = linalg.matmul ins(%p, %v : tensor<16x32xf32>, tensor<32x8xf32>) outs(%oz : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %o : tensor<16x8xf32>
 }
+
+// -----
+
+// P*V's only user is a tensor.extract (its result a scalar): SIGSEGV in
+// mlirShapedTypeGetRank from peelBatchSplit (planLayout looked for a batch
+// split after P*V in any single user's result).
+// CHECK-LABEL: func.func @pv_used_by_extract
+// CHECK: %[[O:.*]] = "fa.gridwise_attention"
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[O]]
+// CHECK: tensor.extract %[[R]]
+// WHY: -:[[@LINE+18]]:8: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @pv_used_by_extract(%q4: tensor<4x16x8xf16>, %k: tensor<4x32x8xf16>, %v: tensor<4x32x8xf16>) -> f16 {
+  %zero = arith.constant 0.0 : f16
+  %c = arith.constant 0.25 : f16
+  %kt0 = tensor.empty() : tensor<4x8x32xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x32x8xf16>) outs(%kt0 : tensor<4x8x32xf16>) permutation = [0, 2, 1]
+  %s0 = tensor.empty() : tensor<4x16x32xf16>
+  %sz = linalg.fill ins(%zero : f16) outs(%s0 : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+    %s = linalg.batch_matmul ins(%q4, %kt : tensor<4x16x8xf16>, tensor<4x8x32xf16>) outs(%sz : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x32xf16>) outs(%s0 : tensor<4x16x32xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.mulf %c, %x : f16
+    linalg.yield %y : f16
+  } -> tensor<4x16x32xf16>
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x16x32xf16>) outs(%s0 : tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+  %o0 = tensor.empty() : tensor<4x16x8xf16>
+  %oz = linalg.fill ins(%zero : f16) outs(%o0 : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x32xf16>, tensor<4x32x8xf16>) outs(%oz : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %o[%c0, %c0, %c0] : tensor<4x16x8xf16>
+  return %x : f16
+}
