@@ -227,17 +227,19 @@ typedef struct {
 /* The C API can only emit errors, so explanations are remark lines on stderr
  * in the diagnostic format: "file:line:col: remark: fa-fuse-attention: ...".
  * The parser of fa-opt names its buffer "-". */
-static void explain(MlirOperation op, const char *why, const char *detail) {
+static void explain(MlirLocation loc, const char *why, const char *detail) {
   MlirStringRef file = mlirStringRefCreateFromCString("<unknown>");
   unsigned line = 0, col = 0;
-  faLocationResolve(mlirOperationGetLocation(op), &file, &line, &col);
+  faLocationResolve(loc, &file, &line, &col);
   fprintf(stderr, "%.*s:%u:%u: remark: fa-fuse-attention: %s%s%s\n",
           (int)file.length, file.data, line, col, why ? "not fused: " : "",
           why ? why : "fused into " FA_OP_GRIDWISE_ATTENTION, detail);
 }
 
-/* What became of one candidate. */
+/* What became of one candidate (explained after the rewrites, which erase
+ * the matched candidates: hence the location, owned by the context). */
 typedef struct {
+  MlirLocation loc;
   const char *why; /* NULL: matched */
   bool isCandidate;
   Reason invalid;  /* matched, but the fused op would not verify */
@@ -250,8 +252,10 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
       faOperationCollect(root, faOpIsContractionCandidate, MlirWalkPostOrder);
   FaAttentionMatch *m = malloc(sizeof(FaAttentionMatch));
   Outcome *outcomes = calloc(candidates.size ? candidates.size : 1, sizeof(Outcome));
-  for (size_t i = 0; i < candidates.size; ++i)
+  for (size_t i = 0; i < candidates.size; ++i) {
+    outcomes[i].loc = mlirOperationGetLocation(candidates.ops[i]);
     outcomes[i].why = faAttentionMatch(candidates.ops[i], m, &outcomes[i].isCandidate);
+  }
   /* Matched chains are disjoint (every chain op is used only inside its
    * chain) and a P*V op is never erased by another chain's rewrite, so each
    * is matched again and rewritten in turn. */
@@ -266,7 +270,7 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
   mlirIRRewriterDestroy(rewriter);
   for (size_t i = 0; options->explain && i < candidates.size; ++i)
     if (outcomes[i].isCandidate)
-      explain(candidates.ops[i], outcomes[i].why, outcomes[i].invalid.text);
+      explain(outcomes[i].loc, outcomes[i].why, outcomes[i].invalid.text);
   free(outcomes);
   free(m);
   faOpListDestroy(&candidates);

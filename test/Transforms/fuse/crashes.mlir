@@ -88,3 +88,58 @@ func.func @pv_used_by_extract(%q4: tensor<4x16x8xf16>, %k: tensor<4x32x8xf16>, %
   %x = tensor.extract %o[%c0, %c0, %c0] : tensor<4x16x8xf16>
   return %x : f16
 }
+
+// -----
+
+// Found by test/Fuzz/fuzz.py (seed 23, minimised): explain read the location
+// of a P*V op the rewrite had already erased (SIGSEGV with =explain only).
+// CHECK-LABEL: func.func @pv_used_by_extract_generic
+// CHECK: "fa.gridwise_attention"
+// WHY: -:[[@LINE+37]]:11: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x16x8xf16>, tensor<4x32x8xf16>, tensor<4x32x8xf16>) -> f16, sym_name = "pv_used_by_extract_generic"}> ({
+  ^bb0(%arg0: tensor<4x16x8xf16>, %arg1: tensor<4x32x8xf16>, %arg2: tensor<4x32x8xf16>):
+    %0 = "arith.constant"() <{value = 0.000000e+00 : f16}> : () -> f16
+    %1 = "arith.constant"() <{value = 2.500000e-01 : f16}> : () -> f16
+    %2 = "tensor.empty"() : () -> tensor<4x8x32xf16>
+    %3 = "linalg.transpose"(%arg1, %2) <{permutation = array<i64: 0, 2, 1>}> ({
+    ^bb0(%arg15: f16, %arg16: f16):
+      "linalg.yield"(%arg15) : (f16) -> ()
+    }) : (tensor<4x32x8xf16>, tensor<4x8x32xf16>) -> tensor<4x8x32xf16>
+    %4 = "tensor.empty"() : () -> tensor<4x16x32xf16>
+    %5 = "linalg.fill"(%0, %4) <{operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg13: f16, %arg14: f16):
+      "linalg.yield"(%arg13) : (f16) -> ()
+    }) : (f16, tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+    %6 = "linalg.batch_matmul"(%arg0, %3, %5) <{indexing_maps = [#map, #map1, #map2], operandSegmentSizes = array<i32: 2, 1>}> ({
+    ^bb0(%arg10: f16, %arg11: f16, %arg12: f16):
+      %17 = "arith.mulf"(%arg10, %arg11) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
+      %18 = "arith.addf"(%arg12, %17) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
+      "linalg.yield"(%18) : (f16) -> ()
+    }) : (tensor<4x16x8xf16>, tensor<4x8x32xf16>, tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+    %7 = "linalg.generic"(%6, %4) <{indexing_maps = [#map3, #map3], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>], operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg8: f16, %arg9: f16):
+      %16 = "arith.mulf"(%1, %arg8) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
+      "linalg.yield"(%16) : (f16) -> ()
+    }) : (tensor<4x16x32xf16>, tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+    %8 = "linalg.softmax"(%7, %4) <{dimension = 2 : i64}> : (tensor<4x16x32xf16>, tensor<4x16x32xf16>) -> tensor<4x16x32xf16>
+    %9 = "tensor.empty"() : () -> tensor<4x16x8xf16>
+    %10 = "linalg.fill"(%0, %9) <{operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg6: f16, %arg7: f16):
+      "linalg.yield"(%arg6) : (f16) -> ()
+    }) : (f16, tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+    %11 = "linalg.batch_matmul"(%8, %arg2, %10) <{indexing_maps = [#map, #map1, #map2], operandSegmentSizes = array<i32: 2, 1>}> ({
+    ^bb0(%arg3: f16, %arg4: f16, %arg5: f16):
+      %14 = "arith.mulf"(%arg3, %arg4) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
+      %15 = "arith.addf"(%arg5, %14) <{fastmath = #arith.fastmath<none>}> : (f16, f16) -> f16
+      "linalg.yield"(%15) : (f16) -> ()
+    }) : (tensor<4x16x32xf16>, tensor<4x32x8xf16>, tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+    %12 = "arith.constant"() <{value = 4 : index}> : () -> index
+    %13 = "tensor.extract"(%11, %12, %12, %12) : (tensor<4x16x8xf16>, index, index, index) -> f16
+    "func.return"(%13) : (f16) -> ()
+  }) : () -> ()
+}) : () -> ()
