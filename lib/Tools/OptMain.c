@@ -176,9 +176,14 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
       ctx, mlirStringRefCreate(anchor, anchorLen));
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
   MlirLogicalResult ok = mlirLogicalResultSuccess();
-  if (o->pipeline)
+  /* As mlir-opt verifies after every pass, fa ops are verified after each
+   * pass flag and after the pipeline (our own passes also verify them after
+   * every pass they run, inside pipelines too: see PassSupport.c). */
+  if (o->pipeline) {
     ok = faParsePassPipeline(opm, mlirStringRefCreateFromCString(o->pipeline),
                              printPipelineError, &printed);
+    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
+  }
   for (size_t i = 0; i < o->numPassFlags && mlirLogicalResultIsSuccess(ok); ++i) {
     ok = faOpPassManagerAddPipeline(
         opm, mlirStringRefCreateFromCString(o->passFlags[i]),
@@ -186,6 +191,7 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
     if (mlirLogicalResultIsFailure(ok))
       fprintf(stderr, "%sfa-opt: error: unknown option or pass '--%s'\n",
               printed ? "\n" : "", o->passFlags[i]);
+    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
   }
   if (mlirLogicalResultIsFailure(ok)) {
     if (printed && !o->numPassFlags)

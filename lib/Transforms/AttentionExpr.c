@@ -240,6 +240,7 @@ typedef struct {
   MlirBlock body;
   intptr_t numInputs;
   const int8_t *loopDims; /* the generic's loop d -> builder dim */
+  intptr_t numLoops;
   int8_t inputDims[8][FA_EXPR_MAX_RANK];
 } GenericCtx;
 
@@ -257,7 +258,10 @@ static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
     return e;
   }
   if (faOpIsA(def, "linalg.index") && g) {
-    int64_t d = mlirIntegerAttrGetValueInt(faOpGetAttr(def, "dim"));
+    MlirAttribute dim = faOpGetAttr(def, "dim");
+    int64_t d = mlirAttributeIsAInteger(dim) ? mlirIntegerAttrGetValueInt(dim) : -1;
+    if (d < 0 || d >= g->numLoops)
+      return fail(b, "linalg.index of a dimension the generic does not have");
     if (g->loopDims[d] < 0)
       return fail(b, "linalg.index of a broadcast dimension");
     FaExpr *e = node(b, FA_EXPR_INDEX, mlirValueGetType(s));
@@ -299,7 +303,7 @@ static bool composeInputMaps(FaExprBuilder *b, GenericCtx *g) {
       return false;
     for (intptr_t j = 0; j < nr; ++j) {
       MlirAffineExpr r = mlirAffineMapGetResult(m, j);
-      if (mlirAffineExprIsADim(r))
+      if (mlirAffineExprIsADim(r) && mlirAffineDimExprGetPosition(r) < g->numLoops)
         g->inputDims[t][j] = g->loopDims[mlirAffineDimExprGetPosition(r)];
       else if (mlirAffineExprIsAConstant(r) && mlirAffineConstantExprGetValue(r) == 0)
         g->inputDims[t][j] = -1;
@@ -321,8 +325,10 @@ static FaExpr *buildGeneric(FaExprBuilder *b, MlirOperation def,
       !mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(
           mlirArrayAttrGetElement(maps, numOperands - 1))))
     return NULL; /* not elementwise: a leaf */
+  MlirAffineMap outMap =
+      mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, numOperands - 1));
   GenericCtx g = {def, mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0)),
-                  numOperands - 1, dims, {{0}}};
+                  numOperands - 1, dims, mlirAffineMapGetNumDims(outMap), {{0}}};
   if (!composeInputMaps(b, &g))
     return fail(b, "a linalg.generic has indexing maps that are not "
                    "projections");
@@ -393,45 +399,64 @@ static bool isUnitReshape(MlirOperation def, MlirValue v) {
   return true;
 }
 
+/* Reads reassociation index `pos` of group `grp`: false unless it is an
+ * integer in [0, rank) (source IR is read as it is, not trusted). */
+static bool reassociationIndex(MlirAttribute grp, intptr_t pos, intptr_t rank,
+                               int64_t *d) {
+  MlirAttribute a = mlirArrayAttrGetElement(grp, pos);
+  if (!mlirAttributeIsAInteger(a))
+    return false;
+  *d = mlirIntegerAttrGetValueInt(a);
+  return *d >= 0 && *d < rank;
+}
+
 /* For each dim of the source of a unit reshape, the result dim it becomes
  * (-1: a dropped unit dim). tensor reshapes say it with their reassociation;
- * for tosa.reshape non-unit dims are matched in order. */
-static void unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
+ * for tosa.reshape non-unit dims are matched in order. False if the
+ * reassociation does not fit the shapes. */
+static bool unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
                             int8_t *out) {
   intptr_t sr = mlirShapedTypeGetRank(st), rr = mlirShapedTypeGetRank(rt);
-  MlirAttribute re = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("reassociation"));
+  MlirAttribute re = faOpGetAttr(def, "reassociation");
   bool expand = faOpIsA(def, "tensor.expand_shape");
+  for (intptr_t i = 0; i < sr; ++i)
+    out[i] = -1;
   if (!mlirAttributeIsNull(re)) {
-    for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(re); ++g) {
+    MlirType wide = expand ? rt : st, narrow = expand ? st : rt;
+    intptr_t narrowRank = mlirShapedTypeGetRank(narrow);
+    if (!mlirAttributeIsAArray(re) || mlirArrayAttrGetNumElements(re) != narrowRank)
+      return false;
+    for (intptr_t g = 0; g < narrowRank; ++g) {
       MlirAttribute grp = mlirArrayAttrGetElement(re, g);
-      MlirType wide = expand ? rt : st;
-      int64_t narrowSize = mlirShapedTypeGetDimSize(expand ? st : rt, g);
-      intptr_t pick = -1;
+      int64_t narrowSize = mlirShapedTypeGetDimSize(narrow, g), d, pick = -1;
+      if (!mlirAttributeIsAArray(grp))
+        return false;
       for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(grp); ++i) {
-        int64_t d = mlirIntegerAttrGetValueInt(mlirArrayAttrGetElement(grp, i));
+        if (!reassociationIndex(grp, i, mlirShapedTypeGetRank(wide), &d))
+          return false;
         if (pick < 0 && mlirShapedTypeGetDimSize(wide, d) == narrowSize)
           pick = d;
-        if (!expand)
-          out[d] = -1;
       }
+      if (pick < 0)
+        return false;
       if (expand)
         out[g] = (int8_t)pick;
       else
         out[pick] = (int8_t)g;
     }
-    return;
+    return true;
   }
   intptr_t j = 0;
   for (intptr_t i = 0; i < sr; ++i) {
-    if (mlirShapedTypeGetDimSize(st, i) == 1) {
-      out[i] = -1;
+    if (mlirShapedTypeGetDimSize(st, i) == 1)
       continue;
-    }
     while (j < rr && mlirShapedTypeGetDimSize(rt, j) == 1)
       ++j;
+    if (j == rr)
+      return false;
     out[i] = (int8_t)j++;
   }
+  return true;
 }
 
 /* The source of a unit reshape, read through it. */
@@ -443,7 +468,9 @@ static FaExpr *buildUnitReshape(FaExprBuilder *b, MlirOperation def,
   intptr_t sr = mlirShapedTypeGetRank(st);
   if (sr > FA_EXPR_MAX_RANK)
     return fail(b, "a reshape in the chain has too many dims");
-  unitReshapeDims(def, st, rt, map);
+  if (!unitReshapeDims(def, st, rt, map))
+    return fail(b, "a reshape in the chain has a reassociation that does not "
+                   "fit its shapes");
   for (intptr_t i = 0; i < sr; ++i)
     sd[i] = map[i] < 0 ? -1 : dims[map[i]];
   FaExpr *inner = faExprBuild(b, src, sd);

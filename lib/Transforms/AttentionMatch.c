@@ -36,8 +36,11 @@
 /* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
 
+/* The rank of a ranked tensor; -1 for any other type (a scalar, a memref),
+ * which no step of a chain accepts. */
 static intptr_t rankOf(MlirValue v) {
-  return mlirShapedTypeGetRank(mlirValueGetType(v));
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : -1;
 }
 
 static int64_t sizeOf(MlirValue v, intptr_t d) {
@@ -387,6 +390,28 @@ static const char *matchLinalgSoftmax(FaAttentionMatch *m, FaExpr *e,
   return *x ? NULL : m->exprs.error;
 }
 
+/* Why a softmax's max or sum is refused: it is computed further after the
+ * reduction (select(max == -inf, 0, max), sum + 1), or a tensor that is not
+ * per-row. */
+typedef struct {
+  const char *computed, *notPerRow;
+} RowWhy;
+
+static const RowWhy kMaxWhy = {
+    "the softmax subtracts a value computed from the row max (e.g. a select "
+    "or an add), not the row max itself",
+    "the softmax max is not taken over the last (key) axis"};
+static const RowWhy kSumWhy = {
+    "the softmax denominator is computed from the row sum (e.g. sum + 1), not "
+    "the row sum itself",
+    "the softmax sum is not taken over the last (key) axis"};
+
+static const char *checkRowLeaf(const FaExpr *e, int rank, RowWhy why) {
+  if (faExprIsRowLeaf(e, rank))
+    return NULL;
+  return e->kind == FA_EXPR_LEAF ? why.notPerRow : why.computed;
+}
+
 /* P = exp(x - max(x)) / sum(exp(x - max(x))), decomposed. */
 static const char *matchDecomposedSoftmax(FaAttentionMatch *m, FaExpr *e,
                                           FaExpr **x, bool *isCandidate) {
@@ -406,8 +431,8 @@ static const char *matchDecomposedSoftmax(FaAttentionMatch *m, FaExpr *e,
     return "the left operand of the contraction is not a softmax";
   *isCandidate = true;
   FaExpr *mx = faExprStripCasts(sub->ops[1]);
-  if (!faExprIsRowLeaf(mx, m->scoreRank) || !faExprIsRowLeaf(den, m->scoreRank))
-    return "the softmax max or sum is not taken over the last (key) axis";
+  TRY_MATCH(checkRowLeaf(mx, m->scoreRank, kMaxWhy));
+  TRY_MATCH(checkRowLeaf(den, m->scoreRank, kSumWhy));
   const char *why = NULL;
   FaExpr *maxIn = reducedInput(m, mx, FA_EXPR_MAX, &why);
   FaExpr *sumIn = maxIn ? reducedInput(m, den, FA_EXPR_ADD, &why) : NULL;

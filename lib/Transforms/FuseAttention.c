@@ -19,6 +19,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,9 +109,12 @@ static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
   return m->kvLenAdjust ? faBuildAddIntConstant(rw, loc, t, m->kvLenAdjust) : t;
 }
 
-static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
+/* The fused op and the ops that feed and reshape it, built (not inserted)
+ * into `block`; returns the value that replaces the root. */
+static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
+                            const FaAttentionMatch *m) {
   MlirLocation loc = mlirOperationGetLocation(m->pv);
-  mlirRewriterBaseSetInsertionPointBefore(rw, m->root);
+  mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
       expandTo4(rw, loc, m->q.value, m->b, m->h),
       expandTo4(rw, loc, m->k.value, m->b, m->hkv),
@@ -131,33 +135,87 @@ static void rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m) {
     result = faBuildCollapseShape(rw, loc, result, mlirValueGetType(rootOut),
                                   kToRank4[rank - 2]);
   }
+  return result;
+}
+
+/* The first error diagnostic reported while verifying. */
+typedef struct {
+  char text[320];
+  size_t length;
+} Reason;
+
+static void appendReason(MlirStringRef s, void *userData) {
+  Reason *r = userData;
+  size_t n = s.length < sizeof(r->text) - 1 - r->length
+                 ? s.length : sizeof(r->text) - 1 - r->length;
+  memcpy(r->text + r->length, s.data, n);
+  r->length += n;
+  r->text[r->length] = 0;
+}
+
+static MlirLogicalResult captureFirst(MlirDiagnostic d, void *userData) {
+  Reason *r = userData;
+  if (!r->length)
+    mlirDiagnosticPrint(d, appendReason, r);
+  return mlirLogicalResultSuccess();
+}
+
+/* Runs the upstream verifiers and ours on each op of `block`; the first
+ * error goes to `why` instead of the diagnostic engine's other handlers. */
+static bool verifyBlock(MlirContext ctx, MlirBlock block, Reason *why) {
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ok = mlirOperationVerify(op) && mlirLogicalResultIsSuccess(faOperationVerify(op));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return ok;
+}
+
+/* Adds `op` to `all` once, unless it is null, the root (erased by the
+ * replacement) or inside another op's body (it dies with that op; only ops
+ * beside the root are erased one by one). */
+static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
+                        MlirOperation root, MlirOperation op) {
+  if (mlirOperationIsNull(op) || mlirOperationEqual(op, root) ||
+      !mlirOperationEqual(mlirOperationGetParentOperation(op), parent))
+    return;
+  for (size_t j = 0; j < *n; ++j)
+    if (mlirOperationEqual(all[j], op))
+      return;
+  all[(*n)++] = op;
+}
+
+/* Rewrites the chain of `m` into one fused op, unless an op the rewrite
+ * builds fails verification: then nothing changes and `why` says why. The
+ * new ops are built in a block of their own, verified, and only then moved
+ * before the root. */
+static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
+                         Reason *why) {
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  MlirValue result = buildFused(rw, block, m);
+  if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
+    mlirBlockDestroy(block);
+    return false;
+  }
+  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));)
+    mlirOperationMoveBefore(op, m->root);
+  mlirBlockDestroy(block);
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
   MlirOperation all[3 * FA_MATCH_MAX_OPS];
   MlirOperation parent = mlirOperationGetParentOperation(m->root);
   size_t n = 0;
-  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i) {
-    MlirOperation op = i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain];
-    /* Ops inside the bodies of others (constants of a generic) die with
-     * them; only ops beside the root are erased one by one. */
-    bool seen = mlirOperationEqual(op, m->root) ||
-                !mlirOperationEqual(mlirOperationGetParentOperation(op), parent);
-    for (size_t j = 0; j < n && !seen; ++j)
-      seen = mlirOperationEqual(all[j], op);
-    if (!seen)
-      all[n++] = op;
-  }
-  for (intptr_t i = 0, e = mlirOperationGetNumOperands(m->root); i < e; ++i) {
-    MlirOperation def = faValueGetDefiningOp(mlirOperationGetOperand(m->root, i));
-    bool seen = mlirOperationIsNull(def) ||
-                !mlirOperationEqual(mlirOperationGetParentOperation(def), parent);
-    for (size_t j = 0; j < n && !seen; ++j)
-      seen = mlirOperationEqual(all[j], def);
-    if (!seen)
-      all[n++] = def;
-  }
+  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
+    addErasable(all, &n, parent, m->root,
+                i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]);
+  for (intptr_t i = 0, e = mlirOperationGetNumOperands(m->root); i < e; ++i)
+    addErasable(all, &n, parent, m->root,
+                faValueGetDefiningOp(mlirOperationGetOperand(m->root, i)));
   mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   faEraseDeadOps(rw, all, n, kDeadOps);
+  return true;
 }
 
 /* --- pass ------------------------------------------------------------------ */
@@ -169,14 +227,23 @@ typedef struct {
 /* The C API can only emit errors, so explanations are remark lines on stderr
  * in the diagnostic format: "file:line:col: remark: fa-fuse-attention: ...".
  * The parser of fa-opt names its buffer "-". */
-static void explain(MlirOperation op, const char *why) {
+static void explain(MlirLocation loc, const char *why, const char *detail) {
   MlirStringRef file = mlirStringRefCreateFromCString("<unknown>");
   unsigned line = 0, col = 0;
-  faLocationResolve(mlirOperationGetLocation(op), &file, &line, &col);
-  fprintf(stderr, "%.*s:%u:%u: remark: fa-fuse-attention: %s%s\n",
+  faLocationResolve(loc, &file, &line, &col);
+  fprintf(stderr, "%.*s:%u:%u: remark: fa-fuse-attention: %s%s%s\n",
           (int)file.length, file.data, line, col, why ? "not fused: " : "",
-          why ? why : "fused into " FA_OP_GRIDWISE_ATTENTION);
+          why ? why : "fused into " FA_OP_GRIDWISE_ATTENTION, detail);
 }
+
+/* What became of one candidate (explained after the rewrites, which erase
+ * the matched candidates: hence the location, owned by the context). */
+typedef struct {
+  MlirLocation loc;
+  const char *why; /* NULL: matched */
+  bool isCandidate;
+  Reason invalid;  /* matched, but the fused op would not verify */
+} Outcome;
 
 static void runFuse(MlirOperation root, MlirExternalPass pass,
                     const void *state) {
@@ -184,27 +251,27 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
   FaOpList candidates =
       faOperationCollect(root, faOpIsContractionCandidate, MlirWalkPostOrder);
   FaAttentionMatch *m = malloc(sizeof(FaAttentionMatch));
-  size_t matched = 0;
+  Outcome *outcomes = calloc(candidates.size ? candidates.size : 1, sizeof(Outcome));
+  for (size_t i = 0; i < candidates.size; ++i) {
+    outcomes[i].loc = mlirOperationGetLocation(candidates.ops[i]);
+    outcomes[i].why = faAttentionMatch(candidates.ops[i], m, &outcomes[i].isCandidate);
+  }
+  /* Matched chains are disjoint (every chain op is used only inside its
+   * chain) and a P*V op is never erased by another chain's rewrite, so each
+   * is matched again and rewritten in turn. */
+  MlirRewriterBase rewriter = mlirIRRewriterCreate(mlirOperationGetContext(root));
   for (size_t i = 0; i < candidates.size; ++i) {
     bool isCandidate;
-    const char *why = faAttentionMatch(candidates.ops[i], m, &isCandidate);
-    if (options->explain && isCandidate)
-      explain(candidates.ops[i], why);
-    if (!why)
-      candidates.ops[matched++] = candidates.ops[i];
+    Outcome *o = &outcomes[i];
+    if (!o->why && !faAttentionMatch(candidates.ops[i], m, &isCandidate) &&
+        !rewriteMatch(rewriter, m, &o->invalid))
+      o->why = "the fused op would not verify: ";
   }
-  if (matched) {
-    /* Matched chains are disjoint (every chain op is used only inside its
-     * chain) and a P*V op is never erased by another chain's rewrite, so
-     * each is matched again and rewritten in turn. */
-    MlirRewriterBase rewriter = mlirIRRewriterCreate(mlirOperationGetContext(root));
-    for (size_t i = 0; i < matched; ++i) {
-      bool isCandidate;
-      if (!faAttentionMatch(candidates.ops[i], m, &isCandidate))
-        rewriteMatch(rewriter, m);
-    }
-    mlirIRRewriterDestroy(rewriter);
-  }
+  mlirIRRewriterDestroy(rewriter);
+  for (size_t i = 0; options->explain && i < candidates.size; ++i)
+    if (outcomes[i].isCandidate)
+      explain(outcomes[i].loc, outcomes[i].why, outcomes[i].invalid.text);
+  free(outcomes);
   free(m);
   faOpListDestroy(&candidates);
 }

@@ -50,6 +50,10 @@ static void *passClone(void *userData) {
 static void passRun(MlirOperation op, MlirExternalPass pass, void *userData) {
   PassInstance *p = userData;
   p->def->run(op, pass, p->state);
+  /* As MLIR verifies after every pass: no pass of ours leaves an fa op that
+   * fails our verifier (it would fail far from its cause). */
+  if (p->def != &faVerifyPassDef && mlirLogicalResultIsFailure(faOperationVerify(op)))
+    mlirExternalPassSignalFailure(pass);
 }
 
 const FaDialectHandleFn faLoweringDialects[] = {

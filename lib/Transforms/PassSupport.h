@@ -23,6 +23,10 @@ typedef struct FaPassDef {
   const FaDialectHandleFn *dialects; /* NULL-terminated; may be NULL */
 } FaPassDef;
 
+/* fa-verify. Every other pass created here runs faOperationVerify on its op
+ * after `run` and fails if an fa op does not verify. */
+extern const FaPassDef faVerifyPassDef;
+
 /* The dialects the lowerings create: func, arith, math, scf, memref, gpu,
  * tensor, bufferization. */
 extern const FaDialectHandleFn faLoweringDialects[];

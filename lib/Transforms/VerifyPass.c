@@ -11,17 +11,17 @@ static void runVerify(MlirOperation op, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
 }
 
-static const FaPassDef kVerifyPass = {
+const FaPassDef faVerifyPassDef = {
     "FaVerify", "fa-verify",
     "Check fa ops beyond their IRDL definition (shapes, types, attributes)",
     "", runVerify, NULL};
 
 MlirPass faCreateVerifyPassOwned(void) {
-  return faPassCreateOwned(&kVerifyPass, NULL, 0);
+  return faPassCreateOwned(&faVerifyPassDef, NULL, 0);
 }
 
 MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,
                                        MlirStringCallback errorCallback,
                                        void *userData) {
-  return faPassCreateWithoutOptions(&kVerifyPass, options, errorCallback, userData);
+  return faPassCreateWithoutOptions(&faVerifyPassDef, options, errorCallback, userData);
 }
