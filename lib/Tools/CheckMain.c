@@ -28,9 +28,19 @@
 
 /* --- options ----------------------------------------------------------------- */
 
+/* --dim=K=N (every dynamic dim of input K) or --dim=K.D=N (dim D of input K). */
+typedef struct {
+  int arg, dim; /* dim -1: every dynamic dim of the input */
+  int64_t size;
+} DimOverride;
+
+enum { kMaxInputs = 32, kMaxResults = 8, kMaxDimOverrides = 64 };
+
 typedef struct {
   const char *path;
-  int64_t dim;      /* size of every dynamic dim */
+  int64_t dim;      /* size of every dynamic dim without an override */
+  DimOverride overrides[kMaxDimOverrides];
+  int numOverrides;
   uint64_t seed;
   int64_t intMax;   /* integer inputs are uniform in [0, intMax] */
   double tolScale;  /* multiplies the per-type tolerances */
@@ -45,14 +55,18 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: fa-check [options] MODEL.mlir\n"
           "Compiles MODEL twice for the CPU (upstream passes only, and fa-to-cpu),\n"
-          "runs every public function of both on the same seeded random inputs and\n"
-          "prints, per function and output, the max absolute and relative error.\n"
+          "runs every public function of both on the same seeded random inputs (each\n"
+          "run on its own copy) and prints, per function and output, the max absolute\n"
+          "and relative error.\n"
           "Exit status: 0 agree, 1 disagree beyond the element type's tolerance,\n"
-          "2 the model could not be compiled or run.\n"
+          "2 the model could not be compiled or run, or has no public function.\n"
           "  --dim=N        size of every dynamic dim (default 8)\n"
+          "  --dim=K=N      size of every dynamic dim of input K (repeatable)\n"
+          "  --dim=K.D=N    size of dim D of input K, a dynamic dim (repeatable),\n"
+          "                 e.g. --dim=1.1=24 for a key length N != M\n"
           "  --seed=S       random seed (default 1)\n"
           "  --int-max=K    integer inputs are uniform in [0, K] (default: the dim)\n"
-          "  --tol-scale=X  multiply the tolerances by X (default 1)\n"
+          "  --tol-scale=X  multiply the tolerances by X >= 0 (default 1)\n"
           "  --input-scale=X  float inputs are uniform in [-X, X] (default 1; whole\n"
           "                 models with random weights want less, e.g. 0.1)\n"
           "  --binary-arg=K float input K gets values 0 and 1 (a mask); repeatable\n"
@@ -77,36 +91,85 @@ static bool startManifest(const char *dir) {
   return true;
 }
 
+/* The largest dim --dim accepts; allocation sizes are checked per function. */
+static const int64_t kMaxDim = INT64_MAX / 2;
+
+/* --dim=N, --dim=K=N or --dim=K.D=N. */
+static bool parseDim(const char *text, CheckOptions *o) {
+  const char *eq = strchr(text, '=');
+  if (!eq)
+    return parseIntOption("fa-check", "--dim", text, 1, kMaxDim, &o->dim);
+  if (o->numOverrides == kMaxDimOverrides) {
+    fprintf(stderr, "fa-check: --dim: more than %d overrides\n", kMaxDimOverrides);
+    return false;
+  }
+  char key[64];
+  snprintf(key, sizeof key, "%.*s", (int)(eq - text), text);
+  char *dot = strchr(key, '.');
+  if (dot)
+    *dot = 0;
+  int64_t arg, dim = -1;
+  DimOverride *d = &o->overrides[o->numOverrides];
+  if (!parseIntOption("fa-check", "--dim input", key, 0, kMaxInputs - 1, &arg) ||
+      (dot && !parseIntOption("fa-check", "--dim dim", dot + 1, 0, 7, &dim)) ||
+      !parseIntOption("fa-check", "--dim", eq + 1, 1, kMaxDim, &d->size))
+    return false;
+  d->arg = (int)arg;
+  d->dim = (int)dim;
+  ++o->numOverrides;
+  return true;
+}
+
+/* One "--name=value" option; false (with a message) when malformed. */
+static bool parseOption(const char *a, CheckOptions *o) {
+  int64_t k;
+  if (!strncmp(a, "--dim=", 6))
+    return parseDim(a + 6, o);
+  if (!strncmp(a, "--seed=", 7)) {
+    if (!parseIntOption("fa-check", "--seed", a + 7, 0, INT64_MAX, &k))
+      return false;
+    o->seed = (uint64_t)k;
+    return true;
+  }
+  if (!strncmp(a, "--int-max=", 10))
+    return parseIntOption("fa-check", "--int-max", a + 10, 0, INT64_MAX - 1, &o->intMax);
+  if (!strncmp(a, "--input-scale=", 14))
+    return parseRealOption("fa-check", "--input-scale", a + 14, 0, &o->inputScale);
+  if (!strncmp(a, "--tol-scale=", 12))
+    return parseRealOption("fa-check", "--tol-scale", a + 12, 0, &o->tolScale);
+  if (!strncmp(a, "--binary-arg=", 13)) {
+    if (!parseIntOption("fa-check", "--binary-arg", a + 13, 0, kMaxInputs - 1, &k))
+      return false;
+    o->binaryArgs |= 1ull << k;
+    return true;
+  }
+  if (!strncmp(a, "--save=", 7) && a[7]) {
+    o->saveDir = a + 7;
+    return true;
+  }
+  if (!strncmp(a, "--pipeline=", 11) && a[11]) {
+    o->pipeline = a + 11;
+    return true;
+  }
+  if (!strcmp(a, "--split-input-file")) {
+    o->split = true;
+    return true;
+  }
+  fprintf(stderr, "fa-check: unknown option '%s'\n", a);
+  return false;
+}
+
 static bool parseArgs(int argc, char **argv, CheckOptions *o) {
-  *o = (CheckOptions){NULL, 8, 1, -1, 1.0, 1.0, false, 0, "fa-to-cpu", NULL};
+  *o = (CheckOptions){.dim = 8, .seed = 1, .intMax = -1, .tolScale = 1.0,
+                      .inputScale = 1.0, .pipeline = "fa-to-cpu"};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       exit(0);
-    } else if (!strncmp(a, "--dim=", 6)) {
-      o->dim = strtoll(a + 6, NULL, 10);
-    } else if (!strncmp(a, "--seed=", 7)) {
-      o->seed = strtoull(a + 7, NULL, 10);
-    } else if (!strncmp(a, "--int-max=", 10)) {
-      o->intMax = strtoll(a + 10, NULL, 10);
-    } else if (!strncmp(a, "--input-scale=", 14)) {
-      o->inputScale = strtod(a + 14, NULL);
-    } else if (!strncmp(a, "--binary-arg=", 13)) {
-      long k = strtol(a + 13, NULL, 10);
-      if (k >= 0 && k < 64)
-        o->binaryArgs |= 1ull << k;
-    } else if (!strncmp(a, "--save=", 7) && a[7]) {
-      o->saveDir = a + 7;
-    } else if (!strncmp(a, "--pipeline=", 11) && a[11]) {
-      o->pipeline = a + 11;
-    } else if (!strcmp(a, "--split-input-file")) {
-      o->split = true;
-    } else if (!strncmp(a, "--tol-scale=", 12)) {
-      o->tolScale = strtod(a + 12, NULL);
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "fa-check: unknown option '%s'\n", a);
-      return false;
+      if (!parseOption(a, o))
+        return false;
     } else if (o->path) {
       fprintf(stderr, "fa-check: more than one input file\n");
       return false;
@@ -118,45 +181,49 @@ static bool parseArgs(int argc, char **argv, CheckOptions *o) {
     usage(stderr);
     return false;
   }
-  if (o->dim < 1) {
-    fprintf(stderr, "fa-check: --dim must be positive\n");
-    return false;
-  }
   if (o->intMax < 0)
     o->intMax = o->dim;
   return !o->saveDir || startManifest(o->saveDir);
 }
 
-
-static Elt eltOf(MlirType t) {
-  if (mlirTypeIsAF32(t)) return ELT_F32;
-  if (mlirTypeIsAF16(t)) return ELT_F16;
-  if (mlirTypeIsABF16(t)) return ELT_BF16;
-  if (mlirTypeIsAInteger(t)) {
-    switch (mlirIntegerTypeGetWidth(t)) {
-    case 1: return ELT_I1;
-    case 32: return ELT_I32;
-    case 64: return ELT_I64;
+/* The size of dim `d` of input `k`, a dynamic dim: --dim=K.D=N, else
+ * --dim=K=N, else --dim=N (the last of each kind given wins). */
+static int64_t dynamicDimSize(const CheckOptions *o, int k, int d) {
+  int64_t size = o->dim;
+  bool exact = false;
+  for (int i = 0; i < o->numOverrides; ++i) {
+    const DimOverride *v = &o->overrides[i];
+    if (v->arg == k && (v->dim == d || (v->dim < 0 && !exact))) {
+      size = v->size;
+      exact = v->dim == d;
     }
   }
-  return ELT_BAD;
+  return size;
 }
 
-
-
-static bool tensorInfo(MlirType t, int64_t dim, TensorInfo *info) {
+/* The element type and rank of `t`, and its sizes: those of input `k`
+ * (dynamic dims from the options), or for a result (k < 0) 0 for a dynamic
+ * dim until a run returns it. False unless a ranked tensor of a supported
+ * element type. */
+static bool tensorInfo(MlirType t, const CheckOptions *o, int k, TensorInfo *info) {
   if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > 8)
     return false;
-  info->elt = eltOf(mlirShapedTypeGetElementType(t));
+  info->elt = (Elt)faEltOfType(mlirShapedTypeGetElementType(t));
   info->rank = (int)mlirShapedTypeGetRank(t);
-  info->numElements = 1;
-  for (int d = 0; d < info->rank; ++d) {
-    info->sizes[d] = mlirShapedTypeIsDynamicDim(t, d) ? dim : mlirShapedTypeGetDimSize(t, d);
-    info->numElements *= info->sizes[d];
-  }
+  info->numElements = 0;
+  for (int d = 0; d < info->rank; ++d)
+    info->sizes[d] = !mlirShapedTypeIsDynamicDim(t, d) ? mlirShapedTypeGetDimSize(t, d)
+                     : k < 0                             ? 0
+                                                         : dynamicDimSize(o, k, d);
   return info->elt != ELT_BAD;
 }
 
+static bool hasDynamicDim(MlirType t) {
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    if (mlirShapedTypeIsDynamicDim(t, d))
+      return true;
+  return false;
+}
 
 /* --- compiling --------------------------------------------------------------- */
 
@@ -210,34 +277,159 @@ static MlirExecutionEngine compile(MlirOperation module, const char *pipeline) {
   return jit;
 }
 
+/* --- inputs ------------------------------------------------------------------ */
+
+/* The inputs of one function, generated once: each run gets its own copy,
+ * so that a function updating an argument in place (and returning it)
+ * neither changes what the other run reads nor makes both runs return the
+ * same buffer. */
+typedef struct {
+  int num;
+  TensorInfo info[kMaxInputs];
+  uint64_t bytes[kMaxInputs], genStates[kMaxInputs];
+  void *data[kMaxInputs];
+} Inputs;
+
+/* One run's copies of the inputs, as descriptors. */
+typedef struct {
+  Desc desc[kMaxInputs];
+  void *data[kMaxInputs];
+} RunInputs;
+
+static void inputsDestroy(Inputs *in) {
+  for (int i = 0; i < in->num; ++i)
+    free(in->data[i]);
+  in->num = 0;
+}
+
+/* The type and sizes of every input of `f`; false (with a message) when one
+ * is unsupported or the inputs, with a copy for each run, would not fit. */
+static bool inputShapes(const PublicFunc *f, const CheckOptions *o, Inputs *in) {
+  uint64_t total = 0;
+  for (int i = 0; i < in->num; ++i) {
+    TensorInfo *info = &in->info[i];
+    if (!tensorInfo(mlirFunctionTypeGetInput(f->type, i), o, i, info)) {
+      fprintf(stderr, "fa-check: %s: input %d is not a ranked tensor of f32, f16, bf16, i1, "
+                      "i32 or i64\n", f->name, i);
+      return false;
+    }
+    char shape[256];
+    tensorShapeText(info, shape, sizeof shape);
+    if (!tensorBytes(info, &in->bytes[i]) ||
+        __builtin_add_overflow(total, in->bytes[i], &total)) {
+      fprintf(stderr, "fa-check: %s: input %d (%s) is too large: its size in bytes does not "
+                      "fit in 64 bits\n", f->name, i, shape);
+      return false;
+    }
+  }
+  char what[400];
+  snprintf(what, sizeof what, "%.200s: the inputs, generated once and copied for each of the two "
+                              "runs, need", f->name);
+  return !__builtin_mul_overflow(total, 3, &total) && checkFitsInMemory("fa-check", what, total);
+}
+
+/* Generates the inputs of `f`: seeded random values (see randomFill). */
+static bool inputsCreate(const PublicFunc *f, const CheckOptions *o, uint64_t *state,
+                         Inputs *in) {
+  in->num = (int)mlirFunctionTypeGetNumInputs(f->type);
+  if (!inputShapes(f, o, in)) {
+    in->num = 0;
+    return false;
+  }
+  for (int i = 0; i < in->num; ++i) {
+    in->genStates[i] = *state;
+    in->data[i] = calloc(1, in->bytes[i] ? (size_t)in->bytes[i] : 1);
+    if (!in->data[i]) {
+      fprintf(stderr, "fa-check: %s: out of memory allocating %llu bytes for input %d\n",
+              f->name, (unsigned long long)in->bytes[i], i);
+      in->num = i;
+      inputsDestroy(in);
+      return false;
+    }
+    randomFill(in->data[i], &in->info[i], state, o->intMax, o->inputScale,
+               (o->binaryArgs >> i) & 1);
+  }
+  return true;
+}
+
+static void runInputsDestroy(RunInputs *run, int num) {
+  for (int i = 0; i < num; ++i)
+    free(run->data[i]);
+}
+
+static bool runInputsCreate(const Inputs *in, RunInputs *run) {
+  for (int i = 0; i < in->num; ++i) {
+    run->data[i] = copyBuffer("fa-check", in->data[i], in->bytes[i]);
+    if (!run->data[i]) {
+      runInputsDestroy(run, i);
+      return false;
+    }
+    descInit(&run->desc[i], &in->info[i], run->data[i]);
+  }
+  return true;
+}
+
+/* "FUNC: dynamic dims: inputs 2x8x64xf16 2x24x64xf16": what the options
+ * made of the dynamic dims, printed for functions that have some. */
+static void printDynamicShapes(const PublicFunc *f, const Inputs *in) {
+  bool dynamic = false;
+  for (int i = 0; i < in->num; ++i)
+    dynamic = dynamic || hasDynamicDim(mlirFunctionTypeGetInput(f->type, i));
+  if (!dynamic)
+    return;
+  printf("%s: dynamic dims: inputs", f->name);
+  for (int i = 0; i < in->num; ++i) {
+    char shape[256];
+    tensorShapeText(&in->info[i], shape, sizeof shape);
+    printf(" %s", shape);
+  }
+  printf("\n");
+}
+
 /* --- running and comparing ------------------------------------------------------ */
 
-
-static bool runFunc(MlirExecutionEngine jit, const char *name, Desc *inputs, int numInputs,
-                    Results *res) {
+/* Calls `name` in `jit` on a fresh copy of the inputs, kept in `run` (a
+ * result may be one of them) until the caller frees it. */
+static bool runFunc(MlirExecutionEngine jit, const char *name, const Inputs *in,
+                    RunInputs *run, Results *res) {
   size_t bytes = 0;
   for (int i = 0; i < res->numResults; ++i)
     bytes += descBytes(res->info[i].rank);
   res->storage = calloc(1, bytes + 8);
+  if (!runInputsCreate(in, run))
+    return false;
   void *resultPtr = res->storage;
-  Desc *inputPtrs[32];
-  void *args[33];
+  Desc *inputPtrs[kMaxInputs];
+  void *args[kMaxInputs + 1];
   int n = 0;
   if (res->numResults)
     args[n++] = &resultPtr;
-  for (int i = 0; i < numInputs; ++i) {
-    inputPtrs[i] = &inputs[i];
+  for (int i = 0; i < in->num; ++i) {
+    inputPtrs[i] = &run->desc[i];
     args[n++] = &inputPtrs[i];
   }
   /* The C API calls the packed wrapper of _mlir_ciface_NAME. */
   if (mlirLogicalResultIsFailure(
           mlirExecutionEngineInvokePacked(jit, mlirStringRefCreateFromCString(name), args))) {
     fprintf(stderr, "fa-check: could not call %s\n", name);
+    runInputsDestroy(run, in->num);
     return false;
   }
   return true;
 }
 
+/* The sizes the run returned become those of the results' TensorInfo. */
+static void takeResultShapes(Results *r) {
+  for (int i = 0; i < r->numResults; ++i) {
+    const char *data;
+    int64_t offset;
+    const int64_t *sizes, *strides;
+    resultView(r, i, &data, &offset, &sizes, &strides);
+    memcpy(r->info[i].sizes, sizes, sizeof(int64_t) * (size_t)r->info[i].rank);
+    uint64_t bytes;
+    tensorBytes(&r->info[i], &bytes);
+  }
+}
 
 /* Appends one output line to the manifest and writes its elements,
  * contiguous, to DIR/FUNC.KIND.I.bin. */
@@ -270,8 +462,8 @@ static bool saveTensor(FILE *manifest, const char *dir, const char *func, const 
 }
 
 /* --save: the inputs and the reference's outputs of one function. */
-static bool saveFunc(const CheckOptions *o, const char *func, const uint64_t *genStates,
-                     const TensorInfo *inInfo, int numInputs, const Results *ref) {
+static bool saveFunc(const CheckOptions *o, const char *func, const Inputs *in,
+                     const Results *ref) {
   char path[1024];
   snprintf(path, sizeof path, "%s/manifest.txt", o->saveDir);
   FILE *m = fopen(path, "a");
@@ -279,15 +471,15 @@ static bool saveFunc(const CheckOptions *o, const char *func, const uint64_t *ge
     fprintf(stderr, "fa-check: cannot write %s\n", path);
     return false;
   }
-  fprintf(m, "func %s %d %d\n", func, numInputs, ref->numResults);
+  fprintf(m, "func %s %d %d\n", func, in->num, ref->numResults);
   bool ok = true;
   /* Inputs are recorded as how to regenerate them (fa-run uses the same
    * generator), which keeps model weights out of the files. */
-  for (int i = 0; i < numInputs; ++i) {
-    fprintf(m, "in %d %s %d", i, kEltNames[inInfo[i].elt], inInfo[i].rank);
-    for (int d = 0; d < inInfo[i].rank; ++d)
-      fprintf(m, " %ld", (long)inInfo[i].sizes[d]);
-    fprintf(m, " gen %llu %ld %.17g %d\n", (unsigned long long)genStates[i], (long)o->intMax,
+  for (int i = 0; i < in->num; ++i) {
+    fprintf(m, "in %d %s %d", i, kEltNames[in->info[i].elt], in->info[i].rank);
+    for (int d = 0; d < in->info[i].rank; ++d)
+      fprintf(m, " %ld", (long)in->info[i].sizes[d]);
+    fprintf(m, " gen %llu %ld %.17g %d\n", (unsigned long long)in->genStates[i], (long)o->intMax,
             o->inputScale, (int)((o->binaryArgs >> i) & 1));
   }
   for (int i = 0; i < ref->numResults && ok; ++i) {
@@ -301,55 +493,59 @@ static bool saveFunc(const CheckOptions *o, const char *func, const uint64_t *ge
   return ok;
 }
 
+/* The results' element types and ranks; false (with a message) when one is
+ * unsupported. */
+static bool resultsInit(const PublicFunc *f, const CheckOptions *o, Results *r) {
+  *r = (Results){(int)mlirFunctionTypeGetNumResults(f->type), {{0}}, NULL};
+  for (int i = 0; i < r->numResults; ++i)
+    if (!tensorInfo(mlirFunctionTypeGetResult(f->type, i), o, -1, &r->info[i])) {
+      fprintf(stderr, "fa-check: %s: result %d is not a ranked tensor of a supported type\n",
+              f->name, i);
+      return false;
+    }
+  return true;
+}
+
+/* Runs `f` in both engines, each on its own copy of `in`, and compares:
+ * 0 agree, 1 disagree, 2 could not run. */
+static int runAndCompare(const PublicFunc *f, MlirExecutionEngine ref, MlirExecutionEngine got,
+                         const CheckOptions *o, const Inputs *in, Results *r0, Results *r1) {
+  RunInputs run0, run1;
+  bool ran0 = runFunc(ref, f->name, in, &run0, r0);
+  bool ran1 = ran0 && runFunc(got, f->name, in, &run1, r1);
+  int status = 2;
+  if (ran1) {
+    takeResultShapes(r0);
+    status = o->saveDir && !saveFunc(o, f->name, in, r0) ? 2 : 0;
+    for (int i = 0; i < r0->numResults; ++i)
+      if (!compareOutput(f->name, i, r0, r1, o->tolScale) && status == 0)
+        status = 1;
+    runInputsDestroy(&run1, in->num);
+  }
+  if (ran0)
+    runInputsDestroy(&run0, in->num);
+  return status;
+}
+
 /* 0 agree, 1 disagree, 2 could not run. */
 static int checkFunc(const PublicFunc *f, MlirExecutionEngine ref, MlirExecutionEngine got,
                      const CheckOptions *o, uint64_t *state) {
-  intptr_t numInputs = mlirFunctionTypeGetNumInputs(f->type);
-  intptr_t numResults = mlirFunctionTypeGetNumResults(f->type);
-  if (numInputs > 32 || numResults > 8) {
-    fprintf(stderr, "fa-check: %s: too many inputs or results\n", f->name);
+  if (mlirFunctionTypeGetNumInputs(f->type) > kMaxInputs ||
+      mlirFunctionTypeGetNumResults(f->type) > kMaxResults) {
+    fprintf(stderr, "fa-check: %s: more than %d inputs or %d results\n", f->name, kMaxInputs,
+            kMaxResults);
     return 2;
   }
-  Desc inputs[32];
-  TensorInfo inInfo[32];
-  uint64_t genStates[32];
-  void *data[32];
-  Results r0 = {(int)numResults, {{0}}, NULL}, r1 = r0;
-  for (intptr_t i = 0; i < numInputs; ++i) {
-    TensorInfo info;
-    if (!tensorInfo(mlirFunctionTypeGetInput(f->type, i), o->dim, &info)) {
-      fprintf(stderr, "fa-check: %s: input %ld is not a ranked tensor of f32, f16, bf16, i1, "
-                      "i32 or i64\n", f->name, (long)i);
-      for (intptr_t k = 0; k < i; ++k)
-        free(data[k]);
-      return 2;
-    }
-    inInfo[i] = info;
-    genStates[i] = *state;
-    data[i] = randomBuffer(&info, state, o->intMax, o->inputScale, (o->binaryArgs >> i) & 1);
-    descInit(&inputs[i], &info, data[i]);
-  }
-  for (intptr_t i = 0; i < numResults; ++i)
-    if (!tensorInfo(mlirFunctionTypeGetResult(f->type, i), o->dim, &r0.info[i])) {
-      fprintf(stderr, "fa-check: %s: result %ld is not a ranked tensor of a supported type\n",
-              f->name, (long)i);
-      return 2;
-    }
-  memcpy(r1.info, r0.info, sizeof r0.info);
-  int status = 2;
-  if (runFunc(ref, f->name, inputs, (int)numInputs, &r0) &&
-      runFunc(got, f->name, inputs, (int)numInputs, &r1)) {
-    status = 0;
-    if (o->saveDir && !saveFunc(o, f->name, genStates, inInfo, (int)numInputs, &r0))
-      status = 2;
-    for (int i = 0; i < (int)numResults; ++i)
-      if (!compareOutput(f->name, i, &r0, &r1, o->tolScale))
-        status = 1;
-  }
+  Results r0, r1;
+  Inputs in;
+  if (!resultsInit(f, o, &r0) || !inputsCreate(f, o, state, &in))
+    return 2;
+  r1 = r0;
+  printDynamicShapes(f, &in);
+  int status = runAndCompare(f, ref, got, o, &in, &r0, &r1);
   free(r0.storage);
   free(r1.storage);
-  for (intptr_t i = 0; i < numInputs; ++i)
-    free(data[i]);
+  inputsDestroy(&in);
   return status;
 }
 
@@ -400,8 +596,10 @@ static bool decomposeSoftmax(MlirOperation module) {
   return ok;
 }
 
-/* Checks one module; 0 agree, 1 disagree, 2 could not compile or run. */
-static int checkModule(MlirContext ctx, const char *text, size_t size, const CheckOptions *o) {
+/* Checks one module; 0 agree, 1 disagree, 2 could not compile or run. Adds
+ * its number of public functions to *numFuncsOut. */
+static int checkModule(MlirContext ctx, const char *text, size_t size, const CheckOptions *o,
+                       int *numFuncsOut) {
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
   if (mlirModuleIsNull(module))
     return 2;
@@ -411,6 +609,7 @@ static int checkModule(MlirContext ctx, const char *text, size_t size, const Che
   PublicFunc funcs[256];
   int numFuncs = collectFuncs(refOp, funcs, 256);
   collectFuncs(faOp, funcs, 256);
+  *numFuncsOut += numFuncs;
   MlirExecutionEngine ref = decomposeSoftmax(refOp) ? compile(refOp, "fa-upstream-to-cpu")
                                                     : (MlirExecutionEngine){NULL};
   MlirExecutionEngine got = mlirExecutionEngineIsNull(ref)
@@ -438,29 +637,37 @@ static int checkModule(MlirContext ctx, const char *text, size_t size, const Che
   return status;
 }
 
-/* Checks each chunk of the source; the worst status wins. */
+/* Checks each chunk of the source; the worst status wins. A source with no
+ * public function (with a body) at all has nothing to compare: that is
+ * status 2, as nothing was shown to agree. */
 static int checkSource(MlirContext ctx, const FaSource *source, FaDiagnostics *diags,
                        const void *options) {
   const CheckOptions *o = options;
   FaChunk *chunks;
   size_t numChunks = faSourceSplit(source, o->split, &chunks);
-  int status = 0;
+  int status = 0, numFuncs = 0;
   for (size_t i = 0; i < numChunks; ++i) {
     if (faSourceIsBlank(chunks[i].begin, chunks[i].size))
       continue;
     size_t size;
     char *text = faChunkCreatePaddedText(&chunks[i], &size);
     faDiagnosticsBeginChunk(diags, &chunks[i]);
-    int st = checkModule(ctx, text, size, o);
+    int st = checkModule(ctx, text, size, o, &numFuncs);
     faDiagnosticsEndChunk(diags);
     free(text);
     status = st > status ? st : status;
   }
   free(chunks);
+  if (status == 0 && numFuncs == 0) {
+    fprintf(stderr, "fa-check: %s: nothing to compare: no public function with a body\n",
+            source->name);
+    status = 2;
+  }
   return status;
 }
 
 int faCheckMain(int argc, char **argv) {
+  faToolName = "fa-check";
   CheckOptions o;
   if (!parseArgs(argc, argv, &o))
     return 2;

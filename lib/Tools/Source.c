@@ -12,7 +12,7 @@ bool faSourceRead(const char *path, FaSource *out) {
   FILE *f = isStdin ? stdin : fopen(path, "rb");
   out->name = isStdin ? "<stdin>" : path;
   if (!f) {
-    fprintf(stderr, "fa-opt: error: cannot open input file '%s': %s\n", path,
+    fprintf(stderr, "%s: error: cannot open input file '%s': %s\n", faToolName, path,
             strerror(errno));
     return false;
   }
@@ -28,7 +28,7 @@ bool faSourceRead(const char *path, FaSource *out) {
   if (!isStdin)
     fclose(f);
   if (!data || readError) {
-    fprintf(stderr, "fa-opt: error: cannot read input file '%s'\n", path);
+    fprintf(stderr, "%s: error: cannot read input file '%s'\n", faToolName, path);
     free(data);
     return false;
   }

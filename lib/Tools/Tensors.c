@@ -1,10 +1,12 @@
 /* Tensors, random inputs and comparison shared by fa-check and fa-run. */
 #include "Tensors.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const size_t kEltBytes[] = {4, 2, 2, 1, 4, 8};
 const char *const kEltNames[] = {"f32", "f16", "bf16", "i1", "i32", "i64"};
@@ -99,18 +101,15 @@ uint64_t nextRandom(uint64_t *s) {
   return *s;
 }
 
-void *randomBuffer(const TensorInfo *info, uint64_t *state, int64_t intMax,
-                          double scale, bool binary) {
+void randomFill(void *data, const TensorInfo *info, uint64_t *state, int64_t intMax,
+                double scale, bool binary) {
   size_t bytes = kEltBytes[info->elt];
-  char *data = calloc((size_t)(info->numElements ? info->numElements : 1), bytes);
-  if (!data)
-    abort();
   for (int64_t i = 0; i < info->numElements; ++i) {
     uint64_t r = nextRandom(state);
     float f = (float)(((double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0) * scale);
     if (binary)
       f = (r % 8) != 0; /* mostly 1 */
-    char *p = data + i * (int64_t)bytes;
+    char *p = (char *)data + i * (int64_t)bytes;
     switch (info->elt) {
     case ELT_F32: memcpy(p, &f, 4); break;
     case ELT_F16: { uint16_t h = halfFromFloat(f); memcpy(p, &h, 2); break; }
@@ -121,9 +120,76 @@ void *randomBuffer(const TensorInfo *info, uint64_t *state, int64_t intMax,
     default: break;
     }
   }
-  return data;
 }
 
+bool tensorBytes(TensorInfo *info, uint64_t *bytes) {
+  int64_t n = 1;
+  for (int d = 0; d < info->rank; ++d)
+    if (info->sizes[d] < 0 || __builtin_mul_overflow(n, info->sizes[d], &n))
+      return false;
+  info->numElements = n;
+  return !__builtin_mul_overflow((uint64_t)n, (uint64_t)kEltBytes[info->elt], bytes) &&
+         *bytes <= (uint64_t)INT64_MAX;
+}
+
+void tensorShapeText(const TensorInfo *info, char *buf, size_t size) {
+  size_t at = 0;
+  buf[0] = 0;
+  for (int d = 0; d < info->rank && at < size; ++d)
+    at += (size_t)snprintf(buf + at, size - at, "%ldx", (long)info->sizes[d]);
+  if (at < size)
+    snprintf(buf + at, size - at, "%s", info->elt < ELT_BAD ? kEltNames[info->elt] : "?");
+}
+
+static uint64_t physicalMemory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  return pages > 0 && pageSize > 0 ? (uint64_t)pages * (uint64_t)pageSize : UINT64_MAX;
+}
+
+bool checkFitsInMemory(const char *tool, const char *what, uint64_t bytes) {
+  uint64_t mem = physicalMemory();
+  if (bytes <= mem)
+    return true;
+  fprintf(stderr, "%s: %s %llu bytes, more than this machine's %.1f GiB of memory\n",
+          tool, what, (unsigned long long)bytes, (double)mem / (1024.0 * 1024 * 1024));
+  return false;
+}
+
+void *copyBuffer(const char *tool, const void *data, uint64_t bytes) {
+  void *copy = malloc(bytes ? (size_t)bytes : 1);
+  if (!copy)
+    fprintf(stderr, "%s: out of memory allocating %llu bytes\n", tool,
+            (unsigned long long)bytes);
+  else
+    memcpy(copy, data, (size_t)bytes);
+  return copy;
+}
+
+bool parseIntOption(const char *tool, const char *option, const char *text, int64_t min,
+                    int64_t max, int64_t *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (end == text || *end || errno || v < min || v > max) {
+    fprintf(stderr, "%s: %s: '%s' is not an integer in [%lld, %lld]\n", tool, option, text,
+            (long long)min, (long long)max);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool parseRealOption(const char *tool, const char *option, const char *text, double min,
+                     double *out) {
+  char *end;
+  double v = strtod(text, &end);
+  if (end == text || *end || !isfinite(v) || v < min) {
+    fprintf(stderr, "%s: %s: '%s' is not a finite number >= %g\n", tool, option, text, min);
+    return false;
+  }
+  *out = v;
+  return true;
+}
 
 /* The data pointer, offset and strides of result `i`. */
 void resultView(const Results *r, int i, const char **data, int64_t *offset,
@@ -140,60 +206,115 @@ void resultView(const Results *r, int i, const char **data, int64_t *offset,
   *strides = words + 1 + r->info[i].rank;
 }
 
-/* Compares output `i`; prints a line; returns true when within tolerance. */
+/* A strided view of one output. */
+typedef struct {
+  const char *data;
+  int64_t offset;
+  const int64_t *sizes, *strides;
+} View;
+
+static View viewOf(const Results *r, int i) {
+  View v;
+  resultView(r, i, &v.data, &v.offset, &v.sizes, &v.strides);
+  return v;
+}
+
+/* Element `idx` (rank indices) of `v`. */
+static double viewGet(const View *v, const int64_t *idx, int rank, Elt e) {
+  int64_t at = v->offset;
+  for (int d = 0; d < rank; ++d)
+    at += idx[d] * v->strides[d];
+  return eltGet(v->data + at * (int64_t)kEltBytes[e], e);
+}
+
+/* The running state of one output's comparison. */
+typedef struct {
+  Elt elt;
+  int rank;
+  double atol, rtol, maxAbs, maxRel;
+  int64_t bad, maskedRows;
+} Comparison;
+
+/* True when `a` (reference) and `b` agree: NaN and infinities exactly,
+ * finite values within atol + rtol |a|. */
+static bool elementsAgree(Comparison *c, double a, double b) {
+  if (isnan(a) || isnan(b) || isinf(a) || isinf(b)) {
+    bool same = (isnan(a) && isnan(b)) || a == b;
+    if (!same)
+      c->maxAbs = INFINITY;
+    return same;
+  }
+  double err = fabs(a - b);
+  c->maxAbs = fmax(c->maxAbs, err);
+  if (fabs(a) > 1e-6)
+    c->maxRel = fmax(c->maxRel, err / fabs(a));
+  return err <= c->atol + c->rtol * fabs(a);
+}
+
+static void printMismatch(const Comparison *c, const int64_t *idx, double a, double b) {
+  if (c->bad > 3 || !getenv("FA_CHECK_VERBOSE"))
+    return;
+  printf("  at [");
+  for (int d = 0; d < c->rank; ++d)
+    printf("%s%ld", d ? ", " : "", (long)idx[d]);
+  printf("]: reference %.6g, fa %.6g\n", a, b);
+}
+
+/* Compares the row at `idx` (innermost index 0, `len` elements). */
+static void compareRow(Comparison *c, const View *ref, const View *got, int64_t *idx,
+                       int64_t len) {
+  int last = c->rank - 1;
+  bool masked = len > 0;
+  for (int64_t j = 0; j < len && masked; ++j) {
+    if (last >= 0)
+      idx[last] = j;
+    masked = isnan(viewGet(ref, idx, c->rank, c->elt)) &&
+             viewGet(got, idx, c->rank, c->elt) == 0;
+  }
+  if (masked) {
+    ++c->maskedRows;
+    return;
+  }
+  for (int64_t j = 0; j < len; ++j) {
+    if (last >= 0)
+      idx[last] = j;
+    double a = viewGet(ref, idx, c->rank, c->elt), b = viewGet(got, idx, c->rank, c->elt);
+    if (!elementsAgree(c, a, b)) {
+      ++c->bad;
+      printMismatch(c, idx, a, b);
+    }
+  }
+}
+
 bool compareOutput(const char *func, int i, const Results *ref, const Results *got,
-                          double tolScale) {
+                   double tolScale) {
   const TensorInfo *info = &ref->info[i];
-  const char *rd, *gd;
-  int64_t ro, go;
-  const int64_t *rs, *gs, *rst, *gst;
-  resultView(ref, i, &rd, &ro, &rs, &rst);
-  resultView(got, i, &gd, &go, &gs, &gst);
+  View r = viewOf(ref, i), g = viewOf(got, i);
   for (int d = 0; d < info->rank; ++d)
-    if (rs[d] != gs[d]) {
-      printf("%s: output %d: shapes differ (dim %d: %ld vs %ld)\n", func, i, d, (long)rs[d],
-             (long)gs[d]);
+    if (r.sizes[d] != g.sizes[d]) {
+      printf("%s: output %d: shapes differ (dim %d: %ld vs %ld)\n", func, i, d,
+             (long)r.sizes[d], (long)g.sizes[d]);
       return false;
     }
-  double maxAbs = 0, maxRel = 0, atol = kAtol[info->elt] * tolScale,
-         rtol = kRtol[info->elt] * tolScale;
-  int64_t bad = 0, refNan = 0, total = 1, idx[8] = {0};
-  for (int d = 0; d < info->rank; ++d)
-    total *= rs[d];
-  size_t eb = kEltBytes[info->elt];
-  for (int64_t n = 0; n < total; ++n) {
-    int64_t r = ro, g = go;
-    for (int d = 0; d < info->rank; ++d) {
-      r += idx[d] * rst[d];
-      g += idx[d] * gst[d];
-    }
-    double a = eltGet(rd + r * (int64_t)eb, info->elt), b = eltGet(gd + g * (int64_t)eb, info->elt);
-    if (isnan(a)) {
-      ++refNan; /* e.g. fully masked rows: upstream gives NaN, fa gives 0 */
-    } else if (isnan(b) || (isinf(a) || isinf(b) ? a != b : false)) {
-      ++bad;
-      maxAbs = INFINITY;
-    } else if (!isinf(a)) {
-      double err = fabs(a - b), rel = err / fmax(fabs(a), 1e-30);
-      maxAbs = fmax(maxAbs, err);
-      if (fabs(a) > 1e-6)
-        maxRel = fmax(maxRel, rel);
-      if (err > atol + rtol * fabs(a) && ++bad <= 3 && getenv("FA_CHECK_VERBOSE")) {
-        printf("  at [");
-        for (int d = 0; d < info->rank; ++d)
-          printf("%s%ld", d ? ", " : "", (long)idx[d]);
-        printf("]: reference %.6g, fa %.6g\n", a, b);
-      }
-    }
-    for (int d = info->rank - 1; d >= 0 && ++idx[d] == rs[d]; --d)
+  Comparison c = {info->elt, info->rank, kAtol[info->elt] * tolScale,
+                  kRtol[info->elt] * tolScale, 0, 0, 0, 0};
+  int64_t rows = 1, len = info->rank ? r.sizes[info->rank - 1] : 1, idx[8] = {0};
+  for (int d = 0; d + 1 < info->rank; ++d)
+    rows *= r.sizes[d];
+  for (int64_t n = 0; n < rows && len > 0; ++n) {
+    compareRow(&c, &r, &g, idx, len);
+    for (int d = info->rank - 2; d >= 0 && ++idx[d] == r.sizes[d]; --d)
       idx[d] = 0;
   }
   printf("%s: output %d (%s, %ld elements): max abs err %.3e, max rel err %.3e%s", func, i,
-         kEltNames[info->elt], (long)total, maxAbs, maxRel, bad ? "  MISMATCH" : "  ok");
-  if (bad)
-    printf(" (%ld beyond atol %.1e + rtol %.1e)", (long)bad, atol, rtol);
-  if (refNan)
-    printf(" [%ld NaN in the reference not compared]", (long)refNan);
+         kEltNames[info->elt], (long)(rows * len), c.maxAbs, c.maxRel,
+         c.bad ? "  MISMATCH" : "  ok");
+  if (c.bad)
+    printf(" (%ld beyond atol %.1e + rtol %.1e)",
+           (long)c.bad, c.atol, c.rtol);
+  if (c.maskedRows)
+    printf(" [%ld fully masked rows: NaN in the reference, 0 in fa by the op's definition]",
+           (long)c.maskedRows);
   printf("\n");
-  return bad == 0;
+  return c.bad == 0;
 }

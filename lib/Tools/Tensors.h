@@ -43,14 +43,40 @@ double eltGet(const char *p, Elt e);
 void descInit(Desc *d, const TensorInfo *info, void *data);
 size_t descBytes(int rank);
 uint64_t nextRandom(uint64_t *s);
-/* A buffer of `info` with seeded random values: floats uniform in
- * [-scale, scale] (0/1 when `binary`), integers in [0, intMax]. */
-void *randomBuffer(const TensorInfo *info, uint64_t *state, int64_t intMax, double scale,
-                   bool binary);
+/* Sets info->numElements from the sizes and *bytes to the buffer size;
+ * false when a size is negative or the product does not fit in 63 bits. */
+bool tensorBytes(TensorInfo *info, uint64_t *bytes);
+/* Writes "AxBxf32" for `info` into buf. */
+void tensorShapeText(const TensorInfo *info, char *buf, size_t size);
+/* True when `bytes` fit in this machine's physical memory; otherwise prints
+ * "TOOL: WHAT N bytes, more than this machine's M GiB of memory" (WHAT ends
+ * in a verb, e.g. "f: the inputs need") and returns false. */
+bool checkFitsInMemory(const char *tool, const char *what, uint64_t bytes);
+/* A copy of `bytes` bytes of `data` in fresh heap memory (NULL when out of
+ * memory; a message names `tool` and the size). */
+void *copyBuffer(const char *tool, const void *data, uint64_t bytes);
+
+/* --- option values: TOOL: OPTION: message on error ------------------------ */
+
+/* `text` as a decimal integer in [min, max]. */
+bool parseIntOption(const char *tool, const char *option, const char *text, int64_t min,
+                    int64_t max, int64_t *out);
+/* `text` as a finite number >= min. */
+bool parseRealOption(const char *tool, const char *option, const char *text, double min,
+                     double *out);
+/* Fills `data`, a buffer of `info`, with seeded random values: floats
+ * uniform in [-scale, scale] (0/1 when `binary`), integers in [0, intMax]. */
+void randomFill(void *data, const TensorInfo *info, uint64_t *state, int64_t intMax,
+                double scale, bool binary);
 /* The data pointer, offset, sizes and strides of result `i`. */
 void resultView(const Results *r, int i, const char **data, int64_t *offset,
                 const int64_t **sizes, const int64_t **strides);
-/* Compares output `i`; prints a line; returns true when within tolerance. */
+/* Compares output `i`; prints a line; returns true when within tolerance.
+ * NaN and infinity positions must match exactly, with one exception: a row
+ * (the innermost dim) that is NaN in every element of the reference and 0
+ * in every element of `got` is a fully masked attention row, which the
+ * unfused source leaves NaN (0/0) and fa.gridwise_attention defines as 0;
+ * such rows are counted and reported, not compared. */
 bool compareOutput(const char *func, int i, const Results *ref, const Results *got,
                    double tolScale);
 

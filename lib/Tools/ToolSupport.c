@@ -2,12 +2,16 @@
  * dialect, translation and pass registered and the fa dialect loaded, set
  * up around a tool's body, and running a textual pipeline on a module. */
 #include "Tools.h"
+#include "Tensors.h"
 
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
+
+const char *faToolName = "fa-opt";
 
 static void printError(MlirStringRef s, void *userData) {
   fwrite(s.data, 1, s.length, stderr);
@@ -51,4 +55,18 @@ bool faModuleRunPipeline(MlirOperation module, const char *pipeline) {
     ok = mlirPassManagerRunOnOp(pm, module);
   mlirPassManagerDestroy(pm);
   return mlirLogicalResultIsSuccess(ok);
+}
+
+int faEltOfType(MlirType t) {
+  if (mlirTypeIsAF32(t)) return ELT_F32;
+  if (mlirTypeIsAF16(t)) return ELT_F16;
+  if (mlirTypeIsABF16(t)) return ELT_BF16;
+  if (mlirTypeIsAInteger(t)) {
+    switch (mlirIntegerTypeGetWidth(t)) {
+    case 1: return ELT_I1;
+    case 32: return ELT_I32;
+    case 64: return ELT_I64;
+    }
+  }
+  return ELT_BAD;
 }

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The name tool messages start with ("fa-opt" unless a tool's main sets it). */
+extern const char *faToolName;
+
 /* --- Source.c: input buffers --------------------------------------------- */
 
 typedef struct FaSource {
@@ -70,6 +73,10 @@ typedef int (*FaToolBodyFn)(MlirContext ctx, const FaSource *source, FaDiagnosti
 /* Reads `path`, sets up the context and diagnostics, runs `body`, tears all
  * down; 2 if the file cannot be read or the dialect not loaded. */
 int faToolRunOnFile(const char *path, FaToolBodyFn body, const void *options);
+
+/* The element type of a tensor as Tensors.h numbers them (an Elt; ELT_BAD
+ * when unsupported). */
+int faEltOfType(MlirType elementType);
 
 /* Runs `pipeline` (pass-pipeline text inside builtin.module(...), ours and
  * upstream's) on `module`; errors go to stderr. */

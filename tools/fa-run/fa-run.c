@@ -79,13 +79,12 @@ static void *readTensor(FILE *m, const char *dir, TensorInfo *info) {
     if (fscanf(m, "%llu %ld %lf %d", &state, &intMax, &scale, &binary) != 4)
       return NULL;
     uint64_t st = state;
-    void *data = randomBuffer(info, &st, intMax, scale, binary != 0);
-    void *aligned = NULL;
+    void *data = NULL;
     size_t bytes = (size_t)info->numElements * kEltBytes[info->elt];
-    if (posix_memalign(&aligned, 4096, bytes ? bytes : 1) == 0)
-      memcpy(aligned, data, bytes);
-    free(data);
-    return aligned;
+    if (posix_memalign(&data, 4096, bytes ? bytes : 1) != 0)
+      return NULL;
+    randomFill(data, info, &st, intMax, scale, binary != 0);
+    return data;
   }
   snprintf(path, sizeof path, "%s/%s", dir, file);
   size_t bytes = (size_t)info->numElements * kEltBytes[info->elt];
