@@ -91,10 +91,23 @@ static bool targetPipeline(const char *target, char *pipeline, size_t size,
   return true;
 }
 
-/* Marks the top-level functions with a body as C-interface entry points;
- * with `kernelsOnly`, only the kernels fa-lower-attention made (marked
- * fa.attention_kernel; made public). */
-static void markEntryPoints(MlirOperation module, bool kernelsOnly) {
+static bool appendSignature(MlirOperation module, MlirOperation func) {
+  MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name")));
+  char text[256];
+  snprintf(text, sizeof text, "%.*s", (int)name.length, name.data);
+  return faModuleAppendSignature(module, text,
+                                 mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
+                                     func, mlirStringRefCreateFromCString("function_type"))));
+}
+
+/* Marks the top-level functions with a body as C-interface entry points,
+ * each with its signature for fa-run (faModuleAppendSignature); with
+ * `kernelsOnly`, only the kernels fa-lower-attention made (marked
+ * fa.attention_kernel; made public). Returns the number marked, -1 when a
+ * signature could not be added. */
+static int markEntryPoints(MlirOperation module, bool kernelsOnly) {
+  int count = 0;
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -113,7 +126,11 @@ static void markEntryPoints(MlirOperation module, bool kernelsOnly) {
     mlirOperationSetAttributeByName(op,
                                     mlirStringRefCreateFromCString("llvm.emit_c_interface"),
                                     mlirUnitAttrGet(ctx));
+    ++count;
+    if (!kernelsOnly && !appendSignature(module, op))
+      return -1;
   }
+  return count;
 }
 
 /* LLVM IR of the lowered module, optimized at O2, emitted as an object. */
@@ -202,8 +219,11 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
   if (mlirModuleIsNull(module))
     return 1;
   MlirOperation op = mlirModuleGetOperation(module);
-  markEntryPoints(op, false);
-  bool ok = true;
+  int numEntries = markEntryPoints(op, false);
+  bool ok = numEntries > 0;
+  if (numEntries == 0)
+    fprintf(stderr, "fa-compile: %s has no public function with a body: nothing to compile, "
+                    "%s not written\n", source->name, o->output);
   if (o->exportKernels) {
     /* The same kernels as the target's pipeline makes: tensor cores on NVIDIA. */
     const char *lower = runtime == NULL                    ? "fa-lower-attention{target=cpu}"
@@ -228,6 +248,7 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
 }
 
 int faCompileMain(int argc, char **argv) {
+  faToolName = "fa-compile";
   CompileOptions o;
   if (!parseArgs(argc, argv, &o))
     return 2;

@@ -4,6 +4,8 @@
 #include "Tools.h"
 #include "Tensors.h"
 
+#include "../Transforms/IRText.h"
+
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
 
@@ -69,4 +71,40 @@ int faEltOfType(MlirType t) {
     }
   }
   return ELT_BAD;
+}
+
+/* " ELT RANK SIZE..." of a shaped type; " ? 0" for anything else. */
+static void appendShapeSignature(FaText *t, MlirType type) {
+  if (!mlirTypeIsAShaped(type) || !mlirShapedTypeHasRank(type)) {
+    faTextAppend(t, " ? 0");
+    return;
+  }
+  int elt = faEltOfType(mlirShapedTypeGetElementType(type));
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  faTextAppend(t, " %s %ld", elt == ELT_BAD ? "?" : kEltNames[elt], (long)rank);
+  for (intptr_t d = 0; d < rank; ++d)
+    faTextAppend(t, " %ld", mlirShapedTypeIsDynamicDim(type, d)
+                                ? -1L
+                                : (long)mlirShapedTypeGetDimSize(type, d));
+}
+
+bool faModuleAppendSignature(MlirOperation module, const char *name, MlirType funcType) {
+  FaText sig, global;
+  faTextInit(&sig);
+  faTextInit(&global);
+  intptr_t numIn = mlirFunctionTypeGetNumInputs(funcType);
+  intptr_t numOut = mlirFunctionTypeGetNumResults(funcType);
+  faTextAppend(&sig, "%ld %ld", (long)numIn, (long)numOut);
+  for (intptr_t i = 0; i < numIn; ++i)
+    appendShapeSignature(&sig, mlirFunctionTypeGetInput(funcType, i));
+  for (intptr_t i = 0; i < numOut; ++i)
+    appendShapeSignature(&sig, mlirFunctionTypeGetResult(funcType, i));
+  faTextAppend(&global,
+               "llvm.mlir.global external constant @\"_fa_signature_%s\"(\"%s\\00\") "
+               "{addr_space = 0 : i32}\n",
+               name, sig.data);
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(module, &global));
+  faTextDestroy(&sig);
+  faTextDestroy(&global);
+  return ok;
 }

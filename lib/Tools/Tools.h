@@ -78,6 +78,12 @@ int faToolRunOnFile(const char *path, FaToolBodyFn body, const void *options);
  * when unsupported). */
 int faEltOfType(MlirType elementType);
 
+/* Appends to `module` a constant global _fa_signature_NAME holding the
+ * signature of function `name` of type `funcType` as text: "NIN NOUT" and
+ * for each input, then each result, "ELT RANK SIZE..." (ELT as kEltNames or
+ * "?", a dynamic size as -1). fa-run checks manifests against it. */
+bool faModuleAppendSignature(MlirOperation module, const char *name, MlirType funcType);
+
 /* Runs `pipeline` (pass-pipeline text inside builtin.module(...), ours and
  * upstream's) on `module`; errors go to stderr. */
 bool faModuleRunPipeline(MlirOperation module, const char *pipeline);
