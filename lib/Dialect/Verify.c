@@ -126,6 +126,8 @@ static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
   TRY(checkDim(op, "K", k, 5 - kn, dims->d, "head dim of Q"));
   TRY(checkDim(op, "V", v, 1, dims->hkv, "KV heads of K"));
   TRY(checkDim(op, "V", v, 2, dims->n, "keys of K"));
+  if (dims->hkv == 0)
+    return opError(op, "KV heads (K dimension 1) must be positive, got 0");
   if (dims->hq >= 0 && dims->hkv > 0 && dims->hq % dims->hkv != 0)
     return opError(op,
                    "query heads (%ld) must be a multiple of KV heads (%ld)",
@@ -389,9 +391,53 @@ static bool hasVectorOperand(MlirOperation op) {
   return false;
 }
 
+/* --- attribute names ------------------------------------------------------ */
+
+/* The attributes each op knows (NULL-terminated). Any other attribute is an
+ * error unless its name has a dialect prefix ("dialect.name"): those are
+ * discardable attributes, which MLIR lets any dialect attach. */
+static const char *const kAttentionAttrs[] = {
+    "scale", "causal_offset", "k_transposed", "block_m", "block_n", "warps", "stages",
+    "operandSegmentSizes", "resultSegmentSizes", NULL};
+static const char *const kFillAttrs[] = {"layout", NULL};
+static const char *const kReductionAttrs[] = {"kind", "axis", "layout", NULL};
+static const char *const kGemmAttrs[] = {"transpose_b", "layout", NULL};
+
+static bool nameIn(MlirStringRef name, const char *const *names) {
+  for (; *names; ++names)
+    if (mlirStringRefEqual(name, mlirStringRefCreateFromCString(*names)))
+      return true;
+  return false;
+}
+
+static MlirLogicalResult checkAttrNames(MlirOperation op, const char *const *known) {
+  for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e; ++i) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetAttribute(op, i).name);
+    if (!nameIn(name, known) && !memchr(name.data, '.', name.length))
+      return opError(op, "has unknown attribute '%.*s'", (int)name.length, name.data);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+/* The known attribute names of fa op `op`; NULL for other ops. */
+static const char *const *knownAttrs(MlirOperation op) {
+  if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
+    return kAttentionAttrs;
+  if (opNameIs(op, FA_OP_BLOCKWISE_FILL))
+    return kFillAttrs;
+  if (opNameIs(op, FA_OP_BLOCKWISE_REDUCTION))
+    return kReductionAttrs;
+  if (opNameIs(op, FA_OP_BLOCKWISE_GEMM))
+    return kGemmAttrs;
+  return NULL;
+}
+
 /* --- walk ------------------------------------------------------------------ */
 
 static MlirLogicalResult verifyOne(MlirOperation op) {
+  const char *const *known = knownAttrs(op);
+  if (known)
+    TRY(checkAttrNames(op, known));
   if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
     return verifyGridwiseAttention(op);
   if (opNameIs(op, FA_OP_BLOCKWISE_FILL))
