@@ -596,10 +596,67 @@ static bool decomposeSoftmax(MlirOperation module) {
   return ok;
 }
 
+/* What the chunks of one source add up to. */
+typedef struct {
+  int numFuncs;
+  bool overrideUsed[kMaxDimOverrides]; /* names a dynamic dim of some function */
+  uint64_t floatInputs; /* bit k: input k of some function is a float tensor */
+} SourceTally;
+
+/* Marks the --dim overrides that name a dynamic dim of one of `funcs`, and
+ * the float inputs (for --binary-arg). */
+static void tallyOptions(const CheckOptions *o, const PublicFunc *funcs, int numFuncs,
+                         SourceTally *tally) {
+  for (int i = 0; i < numFuncs; ++i)
+    for (intptr_t k = 0; k < mlirFunctionTypeGetNumInputs(funcs[i].type) && k < kMaxInputs;
+         ++k) {
+      MlirType t = mlirFunctionTypeGetInput(funcs[i].type, k);
+      int elt = mlirTypeIsAShaped(t) ? faEltOfType(mlirShapedTypeGetElementType(t)) : ELT_BAD;
+      if (elt == ELT_F32 || elt == ELT_F16 || elt == ELT_BF16)
+        tally->floatInputs |= 1ull << k;
+    }
+  for (int v = 0; v < o->numOverrides; ++v)
+    for (int i = 0; i < numFuncs && !tally->overrideUsed[v]; ++i) {
+      const DimOverride *d = &o->overrides[v];
+      if (d->arg >= mlirFunctionTypeGetNumInputs(funcs[i].type))
+        continue;
+      MlirType t = mlirFunctionTypeGetInput(funcs[i].type, d->arg);
+      if (!mlirTypeIsARankedTensor(t))
+        continue;
+      tally->overrideUsed[v] = d->dim < 0 ? hasDynamicDim(t)
+                                          : d->dim < mlirShapedTypeGetRank(t) &&
+                                                mlirShapedTypeIsDynamicDim(t, d->dim);
+    }
+}
+
+/* False (with a message) when a --dim override named no dynamic dim of any
+ * function, or --binary-arg no float input: it would silently do nothing. */
+static bool checkOptionsUsed(const CheckOptions *o, const SourceTally *tally) {
+  bool ok = true;
+  for (int k = 0; k < kMaxInputs; ++k)
+    if ((o->binaryArgs >> k & 1) && !(tally->floatInputs >> k & 1)) {
+      fprintf(stderr, "fa-check: --binary-arg=%d: no function has a float input %d\n", k, k);
+      ok = false;
+    }
+  for (int v = 0; v < o->numOverrides; ++v) {
+    const DimOverride *d = &o->overrides[v];
+    if (tally->overrideUsed[v])
+      continue;
+    if (d->dim < 0)
+      fprintf(stderr, "fa-check: --dim=%d=%ld: no function has a dynamic dim in input %d\n",
+              d->arg, (long)d->size, d->arg);
+    else
+      fprintf(stderr, "fa-check: --dim=%d.%d=%ld: no function has a dynamic dim %d in input "
+                      "%d\n", d->arg, d->dim, (long)d->size, d->dim, d->arg);
+    ok = false;
+  }
+  return ok;
+}
+
 /* Checks one module; 0 agree, 1 disagree, 2 could not compile or run. Adds
- * its number of public functions to *numFuncsOut. */
+ * its public functions to `tally`. */
 static int checkModule(MlirContext ctx, const char *text, size_t size, const CheckOptions *o,
-                       int *numFuncsOut) {
+                       SourceTally *tally) {
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
   if (mlirModuleIsNull(module))
     return 2;
@@ -609,7 +666,8 @@ static int checkModule(MlirContext ctx, const char *text, size_t size, const Che
   PublicFunc funcs[256];
   int numFuncs = collectFuncs(refOp, funcs, 256);
   collectFuncs(faOp, funcs, 256);
-  *numFuncsOut += numFuncs;
+  tally->numFuncs += numFuncs;
+  tallyOptions(o, funcs, numFuncs, tally);
   MlirExecutionEngine ref = decomposeSoftmax(refOp) ? compile(refOp, "fa-upstream-to-cpu")
                                                     : (MlirExecutionEngine){NULL};
   MlirExecutionEngine got = mlirExecutionEngineIsNull(ref)
@@ -645,20 +703,23 @@ static int checkSource(MlirContext ctx, const FaSource *source, FaDiagnostics *d
   const CheckOptions *o = options;
   FaChunk *chunks;
   size_t numChunks = faSourceSplit(source, o->split, &chunks);
-  int status = 0, numFuncs = 0;
+  int status = 0;
+  SourceTally tally = {0};
   for (size_t i = 0; i < numChunks; ++i) {
     if (faSourceIsBlank(chunks[i].begin, chunks[i].size))
       continue;
     size_t size;
     char *text = faChunkCreatePaddedText(&chunks[i], &size);
     faDiagnosticsBeginChunk(diags, &chunks[i]);
-    int st = checkModule(ctx, text, size, o, &numFuncs);
+    int st = checkModule(ctx, text, size, o, &tally);
     faDiagnosticsEndChunk(diags);
     free(text);
     status = st > status ? st : status;
   }
   free(chunks);
-  if (status == 0 && numFuncs == 0) {
+  if (tally.numFuncs && !checkOptionsUsed(o, &tally))
+    status = 2;
+  if (status == 0 && tally.numFuncs == 0) {
     fprintf(stderr, "fa-check: %s: nothing to compare: no public function with a body\n",
             source->name);
     status = 2;
