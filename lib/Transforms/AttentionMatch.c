@@ -681,6 +681,12 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
       !linearOf(cond->ops[1], m->scoreRank, &r) ||
       !linearCombine(l, r, -1, &d)) /* masked iff d pred 0 */
     return "a select on the scores is not a causal mask on query/key indices";
+  /* Offsets this large make the source's own index arithmetic wrap (i + c
+   * for a row i), which no mask of the op means: refused, never wrapped. */
+  const int64_t kMaxOffset = (int64_t)1 << 53;
+  if (d.c > kMaxOffset || d.c < -kMaxOffset || l.c > kMaxOffset || l.c < -kMaxOffset ||
+      r.c > kMaxOffset || r.c < -kMaxOffset)
+    return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
   /* Unsigned is signed only where neither side can be negative (index
    * values never are; i - 3 or a KV length may be, and then wrap). Floats
    * here are iotas and constants, never NaN: ordered or not is the same. */
