@@ -44,27 +44,13 @@ except Exception:  # pragma: no cover
     TORCH_MLIR_VERSION = "unknown"
 
 
-def rms(t, g):
-    return t * torch.rsqrt(t.pow(2).mean(-1, keepdim=True) + 1e-6) * g
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export_models import LlamaBlock  # noqa: E402
 
 
-class GqaDecoder(torch.nn.Module):
-    """Llama decoder layer: RMSNorm, RoPE, GQA via SDPA(enable_gqa, is_causal),
-    SwiGLU MLP. Hidden 512 = 8 heads x 64."""
-    heads, kv_heads, d = 8, 2, 64
-
-    def forward(self, x, cos, sin, wq, wk, wv, wo, wg, wu, wd, n1, n2):
-        B, S, H = x.shape
-        rot = lambda t: torch.cat((-t[..., self.d // 2:], t[..., : self.d // 2]), dim=-1)
-        h = rms(x, n1)
-        q = (h @ wq).view(B, S, self.heads, self.d).transpose(1, 2)
-        k = (h @ wk).view(B, S, self.kv_heads, self.d).transpose(1, 2)
-        v = (h @ wv).view(B, S, self.kv_heads, self.d).transpose(1, 2)
-        q, k = q * cos + rot(q) * sin, k * cos + rot(k) * sin
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-        x = x + a.transpose(1, 2).reshape(B, S, H) @ wo
-        h = rms(x, n2)
-        return x + (F.silu(h @ wg) * (h @ wu)) @ wd
+# The decoder layer is the f32 export's Llama block (export_models.py), run in
+# f16 / bf16 here.
+GqaDecoder = LlamaBlock
 
 
 def args_gqa(dtype, B=1, S=33, H=512, F_=256):
