@@ -1131,6 +1131,11 @@ static const char *matchInputs(FaAttentionMatch *m, const Contraction *qk,
   if (!isAttentionFloat(mlirShapedTypeGetElementType(
           mlirValueGetType(mlirOperationGetResult(m->pv, 0)))))
     return "the result element type is not f32, f16 or bf16";
+  /* Every lowering tiles D and Dv statically: fuse only what lowers. */
+  MlirType qt = mlirValueGetType(m->q.value), vt = mlirValueGetType(m->v.value);
+  if (mlirShapedTypeIsDynamicDim(qt, mlirShapedTypeGetRank(qt) - 1) ||
+      mlirShapedTypeIsDynamicDim(vt, mlirShapedTypeGetRank(vt) - 1))
+    return "the head dim (D or Dv) is dynamic; no lowering of the op takes it";
   return NULL;
 }
 
