@@ -233,7 +233,8 @@ void faCallInline(MlirOperation call, MlirOperation callee) {
 }
 
 typedef struct {
-  const char *callee;
+  const char *const *names;
+  size_t numNames;
   FaOpList calls;
 } CallsTo;
 
@@ -242,24 +243,28 @@ static MlirWalkResult collectCallTo(MlirOperation op, void *userData) {
   if (!faOpIsA(op, "func.call"))
     return MlirWalkResultAdvance;
   MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(faOpGetAttr(op, "callee"));
-  if (mlirStringRefEqual(callee, mlirStringRefCreateFromCString(c->callee)))
-    faOpListAppend(&c->calls, op);
+  for (size_t i = 0; i < c->numNames; ++i)
+    if (mlirStringRefEqual(callee, mlirStringRefCreateFromCString(c->names[i])))
+      faOpListAppend(&c->calls, op);
   return MlirWalkResultAdvance;
 }
 
-void faModuleInlineCallsTo(MlirOperation module, MlirOperation root, const char *calleeName) {
+void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames) {
+  CallsTo c = {names, numNames, {NULL, 0, 0}};
+  mlirOperationWalk(module, collectCallTo, &c, MlirWalkPostOrder);
   MlirSymbolTable table = mlirSymbolTableCreate(module);
-  MlirOperation callee =
-      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(calleeName));
+  for (size_t i = 0; i < c.calls.size; ++i) {
+    MlirStringRef callee =
+        mlirFlatSymbolRefAttrGetValue(faOpGetAttr(c.calls.ops[i], "callee"));
+    faCallInline(c.calls.ops[i], mlirSymbolTableLookup(table, callee));
+  }
+  for (size_t i = 0; i < numNames; ++i) {
+    MlirOperation f = mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(names[i]));
+    if (!mlirOperationIsNull(f))
+      mlirSymbolTableErase(table, f);
+  }
   mlirSymbolTableDestroy(table);
-  if (mlirOperationIsNull(callee))
-    return;
-  CallsTo c = {calleeName, {NULL, 0, 0}};
-  mlirOperationWalk(root, collectCallTo, &c, MlirWalkPostOrder);
-  for (size_t i = 0; i < c.calls.size; ++i)
-    faCallInline(c.calls.ops[i], callee);
   faOpListDestroy(&c.calls);
-  mlirOperationDestroy(callee);
 }
 
 typedef struct {

@@ -66,9 +66,9 @@ void faOperationReplaceWithCall(MlirOperation op, const char *callee);
  * func.func of one block: what MLIR's inliner does, for callees it refuses
  * (ops of dialects without an inliner interface, e.g. nvgpu). */
 void faCallInline(MlirOperation call, MlirOperation callee);
-/* Inlines every func.call of `calleeName` below `root` (faCallInline),
- * looking the callee up in `module`; erases the callee. */
-void faModuleInlineCallsTo(MlirOperation module, MlirOperation root, const char *calleeName);
+/* Inlines, in one walk of `module`, every func.call of the functions named
+ * in `names` (faCallInline), then erases those functions. */
+void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames);
 
 /* Calls `fn` on each func.func with a body at the top level of `module`. */
 void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func));

@@ -148,8 +148,11 @@ static void appendAliases(FaText *t, const Kernel *k, FaTarget target) {
     faTextAppend(t, "\n!BIAS = ");
     appendAnyMemref(t, 4, k->biasElt, k->mma);
   }
+  faTextAppend(t, "\n");
+  if (k->mma)
+    return; /* the tensor-core template declares its own tile types */
   const char *space = faTargetIsGpu(target) ? ", #gpu.address_space<workgroup>" : "";
-  faTextAppend(t, "\n!tQ = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->d, space);
+  faTextAppend(t, "!tQ = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->d, space);
   faTextAppend(t, "!tK = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->d, space);
   faTextAppend(t, "!tV = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->dv, space);
   faTextAppend(t, "!tS = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->bn, space);
@@ -560,16 +563,20 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
 /* --- the pass ---------------------------------------------------------------- */
 
 
+/* "fa-lower-attention: PREFIXWHY" at the op's location; failure. */
+static MlirLogicalResult emitError(MlirOperation op, const char *prefix, const char *why) {
+  char msg[320];
+  snprintf(msg, sizeof msg, "fa-lower-attention: %s%s", prefix, why);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+  return mlirLogicalResultFailure();
+}
+
 static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
                                   FaTarget target) {
   Kernel k;
   const char *why = kernelRead(op, &k, target);
-  if (why) {
-    char msg[256];
-    snprintf(msg, sizeof msg, "fa-lower-attention: %s", why);
-    mlirEmitError(mlirOperationGetLocation(op), msg);
-    return mlirLogicalResultFailure();
-  }
+  if (why)
+    return emitError(op, "", why);
   char name[128];
   faModuleUniqueSymbol(module, "fa_attention", name, sizeof name);
   FaText t;
@@ -581,11 +588,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   else
     appendKernel(&t, &k, target, name);
   if (missing) {
-    char msg[256];
-    snprintf(msg, sizeof msg, "fa-lower-attention: internal error: %s", missing);
-    mlirEmitError(mlirOperationGetLocation(op), msg);
     faTextDestroy(&t);
-    return mlirLogicalResultFailure();
+    return emitError(op, "internal error: ", missing);
   }
   appendWrapper(&t, &k, name);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
@@ -598,7 +602,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   char callee[160];
   if (k.mma) { /* its copy helper holds nvgpu ops, which MLIR's inliner refuses */
     snprintf(callee, sizeof callee, "%s_copy", name);
-    faModuleInlineCallsTo(module, module, callee);
+    const char *const copy = callee;
+    faModuleInlineCallsTo(module, &copy, 1);
   }
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);

@@ -259,9 +259,17 @@ static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
     }
     faOperationReplaceWithCall(ops.ops[i], callee);
   }
-  for (size_t i = 0; i < ts.size; ++i) {
+  /* Fragment templates hold nvgpu ops, which MLIR's inliner refuses. */
+  const char **inlined = malloc((ts.size + 1) * sizeof(char *));
+  size_t numInlined = 0;
+  for (size_t i = 0; inlined && i < ts.size; ++i)
     if (ts.fragment[i])
-      faModuleInlineCallsTo(module, module, ts.names[i]);
+      inlined[numInlined++] = ts.names[i];
+  if (!inlined)
+    abort();
+  faModuleInlineCallsTo(module, inlined, numInlined);
+  free(inlined);
+  for (size_t i = 0; i < ts.size; ++i) {
     free(ts.keys[i]);
     free(ts.names[i]);
   }

@@ -28,12 +28,11 @@ static const TileRow kTiles[] = {
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
-enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8 };
-
-static int64_t eltBytes(const FaAttentionKernel *k) { (void)k; return 2; }
+/* f16 and bf16 elements; rows padded by 8 of them (16 bytes). */
+enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
 
 static int64_t smemBytes(const FaAttentionKernel *k) {
-  int64_t b = eltBytes(k);
+  int64_t b = MMA_ELT_BYTES;
   return b * (k->bm * (k->d + MMA_PAD) + 2 * k->bn * (k->d + MMA_PAD) +
               2 * k->bn * (k->dv + MMA_PAD));
 }
@@ -139,7 +138,7 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "BN", (long)k->bn);
   faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
   faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
-  int64_t b = eltBytes(k);
+  int64_t b = MMA_ELT_BYTES;
   faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
   faTemplateVarsSetInt(vars, "OFF_V", (long)(b * (k->bm + 2 * k->bn) * (k->d + MMA_PAD)));
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
