@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes OUT/perf.md and OUT/perf.png from fa_bench.csv, anchors.txt and
-device.txt in OUT (made by bench/run_perf.sh in one GPU run)."""
-import csv, datetime, os, re, sys
+device.txt in OUT (made by bench/run_perf.sh in one GPU run). With a second
+directory ANY (bench/run_perf_any.sh's fa_bench_any.csv and anchors_any.txt,
+same run), perf.md gets the table of shapes beyond the 12 too.
+usage: perf_md.py OUT [ANY]"""
+import ast, csv, datetime, os, re, sys
 
 out = sys.argv[1]
 ours = {}
@@ -24,6 +27,52 @@ for d in (64, 128):
             mine = f'{float(r["tflops"]):.2f}' if r else "-"
             note = f'{r["warmup"]}/{r["iters"]}, err {float(r["max_err"]):.1e} {r["check"]}' if r else "-"
             rows.append((d, n, causal, mine, a, note))
+
+
+def ratio(mine, anchor):
+    try:
+        return f"{float(mine) / float(anchor):.2f}"
+    except ValueError:
+        return "-"
+
+
+def anchor_of(name, a):
+    return a[anchor_cols.index(name)] if name in anchor_cols and anchor_cols.index(name) < len(a) else "-"
+
+
+RATIOS = ["sdpa-flash", "sdpa-cudnn", "triton-tutorial"]
+
+
+def any_table(f, anydir):
+    """Shapes beyond the 12: ours beside PyTorch SDPA's backends, same run."""
+    shapes = {}
+    for r in csv.DictReader(open(os.path.join(anydir, "fa_bench_any.csv"))):
+        shapes[(r["B"], r["Hq"], r["Hkv"], r["M"], r["N"], r["D"], r["dtype"], r["causal"])] = r
+    f.write("\n## Shapes beyond the 12 (bench/shapes_any.txt), same run\n\n"
+            "fa-bench beside `anchors_any.py` (PyTorch SDPA's flash, cuDNN and efficient backends; "
+            "`-` where the backend refuses the shape). TFLOP/s count visible query-key pairs "
+            "(causal with M != N bottom-right aligned); for decode (M = 1) also the bandwidth of "
+            "reading K and V.\n\n"
+            "| B | Hq | Hkv | M | N | D | dtype | causal | fa-mlir | GB/s (K, V) | flash | cuDNN | "
+            "efficient | best | fa-mlir / best | check |\n")
+    f.write("|" + "---|" * 16 + "\n")
+    for line in open(os.path.join(anydir, "anchors_any.txt")):
+        if not line.startswith("["):
+            continue
+        end = line.index("]") + 1
+        key = tuple(ast.literal_eval(line[:end]))
+        cells = line[end:].split()
+        r = shapes.get(key)
+        if not r or len(cells) < 4:
+            continue
+        b, hq, hkv, m, n, d = (int(x) for x in key[:6])
+        mine = float(r["tflops"])
+        gbs = "-"
+        if m == 1:
+            gbs = f"{2 * b * hkv * n * d * 2 / (float(r['median_ms']) * 1e-3) / 1e9:.0f}"
+        f.write(f"| {b} | {hq} | {hkv} | {m} | {n} | {d} | {key[6]} | "
+                f"{'yes' if key[7] == '1' else 'no'} | {mine:.2f} | {gbs} | " + " | ".join(cells[:4]) +
+                f" | {ratio(f'{mine}', cells[3])} | err {float(r['max_err']):.1e} {r['check']} |\n")
 with open(os.path.join(out, "perf.md"), "w") as f:
     f.write("# Performance: fa-mlir's attention kernel beside the anchors\n\n")
     f.write(f"One run on {device}, {datetime.date.today()}. Command (on the GPU machine, after "
@@ -34,12 +83,15 @@ with open(os.path.join(out, "perf.md"), "w") as f:
             "the median of device-event-timed launches (warm-up/timed counts in the last column: "
             "fewer than 50/100 where one launch is so slow that the run would not fit its time "
             "budget).\n\n")
-    f.write("| D | N | causal | fa-mlir | " + " | ".join(anchor_cols) + " | fa-mlir runs, check |\n")
-    f.write("|" + "---|" * (5 + len(anchor_cols)) + "\n")
+    f.write("| D | N | causal | fa-mlir | " + " | ".join(anchor_cols) + " | " +
+            " | ".join(f"/ {name}" for name in RATIOS) + " | fa-mlir runs, check |\n")
+    f.write("|" + "---|" * (5 + len(anchor_cols) + len(RATIOS)) + "\n")
     for d, n, causal, mine, a, note in rows:
-        f.write(f"| {d} | {n} | {'yes' if causal else 'no'} | {mine} | " + " | ".join(a) +
-                f" | {note} |\n")
+        f.write(f"| {d} | {n} | {'yes' if causal else 'no'} | {mine} | " + " | ".join(a) + " | " +
+                " | ".join(ratio(mine, anchor_of(name, a)) for name in RATIOS) + f" | {note} |\n")
     f.write("\n![TFLOP/s against N](perf.png)\n")
+    if len(sys.argv) > 2:
+        any_table(f, sys.argv[2])
 try:
     import matplotlib
     matplotlib.use("Agg")

@@ -600,10 +600,13 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return ok;
   }
   char callee[160];
-  if (k.mma) { /* its copy helper holds nvgpu ops, which MLIR's inliner refuses */
-    snprintf(callee, sizeof callee, "%s_copy", name);
-    const char *const copy = callee;
-    faModuleInlineCallsTo(module, &copy, 1);
+  if (k.mma) { /* its tile copies hold nvgpu ops, which MLIR's inliner refuses */
+    char copies[3][160];
+    const char *const names[3] = {copies[0], copies[1], copies[2]};
+    const char *const tiles[3] = {"q", "k", "v"};
+    for (int i = 0; i < 3; ++i)
+      snprintf(copies[i], sizeof copies[i], "%s_copy_%s", name, tiles[i]);
+    faModuleInlineCallsTo(module, names, 3);
   }
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);

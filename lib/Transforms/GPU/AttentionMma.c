@@ -13,8 +13,9 @@
 /* --- tiles ------------------------------------------------------------------ */
 
 /* Tuning table: the first row whose max_d >= max(D, Dv) (and causal flag,
- * -1 = either) gives the tiles; measured by bench/tune_mma.sh on an H200
- * (bench/tune_mma.txt). */
+ * -1 = either) gives the tiles: the fastest spill-free entry of the sweep
+ * of bench/tune_mma.sh on an H100 (bench/tune_mma.txt). Rows are 32 query
+ * rows per warp (two 16-row slices) wherever the registers allow it. */
 typedef struct {
   int64_t maxD;
   int causal;
@@ -22,8 +23,8 @@ typedef struct {
 } TileRow;
 
 static const TileRow kTiles[] = {
-    {64, -1, 128, 64, 4},
-    {128, -1, 64, 64, 4},
+    {96, -1, 128, 64, 4},
+    {128, -1, 128, 32, 4},
     {256, -1, 64, 32, 4},
 };
 
@@ -31,10 +32,18 @@ static const TileRow kTiles[] = {
 /* f16 and bf16 elements; rows padded by 8 of them (16 bytes). */
 enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
 
+static int64_t outBytes(const FaAttentionKernel *k) {
+  return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
+}
+
+/* The Q tile and two stages of K and V tiles; afterwards the same memory
+ * stages the [bm x dv] output tile. */
 static int64_t smemBytes(const FaAttentionKernel *k) {
   int64_t b = MMA_ELT_BYTES;
-  return b * (k->bm * (k->d + MMA_PAD) + 2 * k->bn * (k->d + MMA_PAD) +
-              2 * k->bn * (k->dv + MMA_PAD));
+  int64_t tiles = b * (k->bm * (k->d + MMA_PAD) + 2 * k->bn * (k->d + MMA_PAD) +
+                       2 * k->bn * (k->dv + MMA_PAD));
+  int64_t out = outBytes(k) * k->bm * (k->dv + MMA_PAD);
+  return tiles > out ? tiles : out;
 }
 
 static bool isHalf(MlirType t) { return mlirTypeIsAF16(t) || mlirTypeIsABF16(t); }
@@ -66,8 +75,8 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   if (k->bn < 16 || k->bn > 256 || k->bn % 16)
     return "tensor-core tiles: block_n must be a multiple of 16 up to 256";
   if (smemBytes(k) > MMA_SMEM_LIMIT)
-    return "tensor-core tiles: the Q tile and two stages of K and V tiles exceed "
-           "163 KiB of shared memory";
+    return "tensor-core tiles: the Q tile and two stages of K and V tiles (or the "
+           "output tile) exceed 163 KiB of shared memory";
   return NULL;
 }
 
@@ -155,6 +164,32 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);
   /* Row-vector entry r*2 + h: one entry per row of the fragment. */
   setFragList(vars, "R_ROWS", STAT_ROW_OFFSET, 2 * rm, 1);
+  /* The epilogue's 16-byte chunks of the output tile. */
+  long ob = (long)outBytes(k), threads = 32 * (long)k->warps;
+  long outChunks = (long)k->dv * ob / 16, outN = (long)k->bm * outChunks;
+  faTemplateVarsSetInt(vars, "PAIR_ALIGN", 2 * ob);
+  faTemplateVarsSetInt(vars, "OUT_VEC", 16 / ob);
+  faTemplateVarsSetInt(vars, "OUT_CHUNKS", outChunks);
+  faTemplateVarsSetInt(vars, "OUT_N", outN);
+  faTemplateVarsSetInt(vars, "OUT_ITERS", (outN + threads - 1) / threads);
+}
+
+/* One specialisation of GPU/tile_copy.mlir: NAME_SUFFIX copies a
+ * [rows x cols] tile of type DST from SRC. */
+static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttentionKernel *k,
+                              const char *name, const char *suffix, const char *src,
+                              const char *dst, int64_t rows, int64_t cols) {
+  long threads = 32 * (long)k->warps, chunks = (long)cols / 8, n = (long)rows * chunks;
+  faTemplateVarsSet(vars, "NAME", "%s_%s", name, suffix);
+  faTemplateVarsSet(vars, "SRC", "%s", src);
+  faTemplateVarsSet(vars, "DST", "%s", dst);
+  faTemplateVarsSetInt(vars, "ROWS", (long)rows);
+  faTemplateVarsSetInt(vars, "COLS", (long)cols);
+  faTemplateVarsSetInt(vars, "CHUNKS", chunks);
+  faTemplateVarsSetInt(vars, "N", n);
+  faTemplateVarsSetInt(vars, "ITERS", (n + threads - 1) / threads);
+  faTemplateVarsSetFlag(vars, "GUARD", n % threads != 0);
+  return faTextAppendTemplate(t, faTemplateTileCopy, vars);
 }
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
@@ -163,11 +198,23 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   faTemplateVarsSetType(&vars, "E", k->elt);
   faTemplateVarsSetType(&vars, "OE", k->outElt);
-  faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", k->scale * 1.4426950408889634);
+  /* Without a bias and with a positive scale, the max runs on raw scores
+   * and the scale folds into the exponent (one FFMA per score). */
+  bool prescale = k->biasElt.ptr || !(k->scale > 0);
+  double scaleLog2e = k->scale * 1.4426950408889634;
+  faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
+  faTemplateVarsSetFlag(&vars, "PRESCALE", prescale);
+  faTemplateVarsSet(&vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
   setArgs(&vars, k);
   setFeatures(&vars, k);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
+  if (!missing)
+    missing = appendCopy(t, &vars, k, name, "copy_q", "!Q", "!tq", k->bm, k->d);
+  if (!missing)
+    missing = appendCopy(t, &vars, k, name, "copy_k", "!K", "!tk", k->bn, k->d);
+  if (!missing)
+    missing = appendCopy(t, &vars, k, name, "copy_v", "!V", "!tv", k->bn, k->dv);
   faTemplateVarsDestroy(&vars);
   return missing ? "the tensor-core kernel template uses an unset variable" : NULL;
 }

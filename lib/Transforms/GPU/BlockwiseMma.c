@@ -60,7 +60,7 @@ static void setReduction(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetInt(vars, "NX", (long)nx);
   faTemplateVarsSetInt(vars, "NR", (long)nr);
   faTemplateVarsSetInt(vars, "CT", (long)(nx / (2 * nr)));
-  faTemplateVarsSet(vars, "COMBINE", "%s", isMax ? "arith.maxnumf" : "arith.addf");
+  faTemplateVarsSetFlag(vars, "MAX", isMax);
   faTemplateVarsSet(vars, "IDENT", "%s", isMax ? "0xFF800000" : "0.0");
 }
 

@@ -14,14 +14,14 @@
 //
 // Shared memory (dynamic, {{SMEM_BYTES}} bytes): the Q tile, then K and V
 // tiles in two stages; rows are padded by 16 bytes so that ldmatrix is free
-// of bank conflicts. Tiles are copied with 16-byte cp.async; tile t+1 is in
-// flight while tile t is used.
+// of bank conflicts. Tiles are copied with 16-byte cp.async by
+// @{{NAME}}_copy_q, _k and _v (GPU/tile_copy.mlir); tile t+1 is in flight
+// while tile t is used. At the end the same memory stages O for 16-byte stores.
 
 #ws = #gpu.address_space<workgroup>
 !tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
 !tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
 !tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
-!tany = memref<?x?x{{E}}, strided<[?, 1], offset: ?>, #ws>
 !sfrag = vector<{{NS}}xf32>
 !pfrag = vector<{{NS}}x{{E}}>
 !ofrag = vector<{{NO}}xf32>
@@ -30,35 +30,6 @@
 !oidx = vector<{{NO}}xi32>
 
 memref.global "public" @{{NAME}}_smem : memref<0xi8, #ws> {alignment = 128 : i64}
-
-// dst[r, c] = src[b, h, r0 + r, c] for rows r0 + r < rlim, 0 for the others:
-// 16-byte cp.async chunks spread over the workgroup (no wait here).
-func.func private @{{NAME}}_copy(%src: !Q, %b: index, %h: index, %r0: index,
-                                 %rlim: index, %dst: !tany) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %tid = gpu.thread_id x
-  %nth = gpu.block_dim x
-  %rows = memref.dim %dst, %c0 : !tany
-  %cols = memref.dim %dst, %c1 : !tany
-  %chunks = arith.divui %cols, %c8 : index
-  %n = arith.muli %rows, %chunks : index
-  %last0 = arith.subi %rlim, %c1 : index
-  %last = arith.maxsi %last0, %c0 : index
-  scf.for %e = %tid to %n step %nth {
-    %r = arith.divui %e, %chunks : index
-    %ch = arith.remui %e, %chunks : index
-    %c = arith.muli %ch, %c8 : index
-    %row = arith.addi %r0, %r : index
-    %in = arith.cmpi slt, %row, %rlim : index
-    %srow = arith.minsi %row, %last : index
-    %count = arith.select %in, %c8, %c0 : index
-    %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %c], %dst[%r, %c], 8, %count {bypassL1}
-        : !Q to !tany
-  }
-  return
-}
 
 func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   %c0 = arith.constant 0 : index
@@ -90,7 +61,11 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %group = arith.divui %lane, %c4 : index
     %quad = arith.remui %lane, %c4 : index
     %hk = arith.divui %h, %G : index
-    %m0 = arith.muli %mt, %cBM : index
+    // Query tiles in reverse order: under a causal mask the last ones do the
+    // most work and start first.
+    %mtlast = arith.subi %MT, %c1 : index
+    %mtile = arith.subi %mtlast, %mt : index
+    %m0 = arith.muli %mtile, %cBM : index
     %mleft = arith.subi %M, %m0 : index
     %rows = arith.minui %mleft, %cBM : index
 
@@ -163,15 +138,12 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#endif
 
     // Q once, K and V of the first tile: three copies in two groups.
-    %qany = memref.cast %qs : !tq to !tany
-    func.call @{{NAME}}_copy(%q, %b, %h, %m0, %M, %qany) : (!Q, index, index, index, index, !tany) -> ()
+    func.call @{{NAME}}_copy_q(%q, %b, %h, %m0, %M, %qs) : (!Q, index, index, index, index, !tq) -> ()
     %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
-    %k0any = memref.cast %k0 : !tk to !tany
-    func.call @{{NAME}}_copy(%k, %b, %hk, %c0, %nend, %k0any) : (!Q, index, index, index, index, !tany) -> ()
+    func.call @{{NAME}}_copy_k(%k, %b, %hk, %c0, %nend, %k0) : (!K, index, index, index, index, !tk) -> ()
     %gq = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
     %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
-    %v0any = memref.cast %v0 : !tv to !tany
-    func.call @{{NAME}}_copy(%v, %b, %hk, %c0, %nend, %v0any) : (!Q, index, index, index, index, !tany) -> ()
+    func.call @{{NAME}}_copy_v(%v, %b, %hk, %c0, %nend, %v0) : (!V, index, index, index, index, !tv) -> ()
     %gv0 = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 
     %upoison = ub.poison : !ofrag
@@ -186,6 +158,12 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %ninfs = vector.broadcast %ninf : f32 to !sfrag
     %zrows = vector.broadcast %zf : f32 to !rows
     %ninfr = vector.broadcast %ninf : f32 to !rows
+    %negzs = arith.constant dense<-0.0> : !sfrag
+    // The exponent's scale: scale * log2(e), or 1 where the scores were
+    // scaled before the bias was added (or the scale is not positive).
+    %es = arith.constant {{EXP_SCALE}} : f32
+    %ess = vector.broadcast %es : f32 to !sfrag
+    %esr = vector.broadcast %es : f32 to !rows
 
     %fin:3 = scf.for %t = %c0 to %NT step %c1
         iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!ofrag, !rows, !rows) {
@@ -204,8 +182,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
           : (!tq, !tk, !sfrag) -> !sfrag
       scf.if %more {
         %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
-        %knany = memref.cast %kn : !tk to !tany
-        func.call @{{NAME}}_copy(%k, %b, %hk, %n1, %nend, %knany) : (!Q, index, index, index, index, !tany) -> ()
+        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %kn) : (!K, index, index, index, index, !tk) -> ()
       }
       %gk = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 
@@ -251,7 +228,12 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         affine.yield %sn : !sfrag
       }
 //#else
+//#if PRESCALE
       %s3 = arith.mulf %s, %qkv : !sfrag
+//#else
+      // Raw scores: scale * log2(e) is applied inside the exponent below.
+      %s3 = arith.addf %s, %negzs : !sfrag
+//#endif
 //#endif
 
       // Masks only where some key of the tile is hidden: past N / kv_len, or
@@ -292,16 +274,38 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
           : (!sfrag, !rows) -> !rows
       %minf = arith.cmpf oeq, %mnew, %ninfr : !rows
       %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !rows
-      %dm = arith.subf %mrow, %msafe : !rows
+      %dm0 = arith.subf %mrow, %msafe : !rows
+      %dm = arith.mulf %dm0, %esr : !rows
       %alpha = math.exp2 %dm : !rows
-      %mb = vector.shuffle %msafe, %msafe [{{S_ROW_STAT}}] : !rows, !rows
-      %sdiff = arith.subf %s4, %mb : !sfrag
-      %p = math.exp2 %sdiff : !sfrag
+      %mes = arith.mulf %msafe, %esr : !rows
+      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !rows, !rows
+      %negmb = arith.negf %mb : !sfrag
+      %earg = math.fma %s4, %ess, %negmb : !sfrag
+      // exp2 with denormal results flushed to 0 (ex2.approx.ftz: one MUFU).
+      %p = affine.for %i = 0 to {{NS}} iter_args(%pv = %earg) -> (!sfrag) {
+        %x = vector.extract %pv[%i] : f32 from !sfrag
+        %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+        %pn = vector.insert %y, %pv[%i] : f32 into !sfrag
+        affine.yield %pn : !sfrag
+      }
       %la = arith.mulf %lrow, %alpha : !rows
       %lnew = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16"}
           : (!sfrag, !rows) -> !rows
-      %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !rows, !rows
-      %accs = arith.mulf %acc, %ab : !ofrag
+      // O *= alpha only when the max of some row of the warp moved: alpha is
+      // exactly 1 elsewhere (or 0 on a row whose O is still 0), so in long
+      // rows most tiles skip these multiplications. The vote makes the branch
+      // uniform over the warp.
+      %moved = arith.cmpf une, %mnew, %mrow : !rows
+      %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
+      %lanes = arith.constant -1 : i32
+      %anymove = nvvm.vote.sync any %lanes, %mymove -> i1
+      %accs = scf.if %anymove -> (!ofrag) {
+        %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !rows, !rows
+        %accr = arith.mulf %acc, %ab : !ofrag
+        scf.yield %accr : !ofrag
+      } else {
+        scf.yield %acc : !ofrag
+      }
       // P as the A operand of P V: the accumulator layout of two 8-key column
       // tiles is the A layout of one 16-key step, so a conversion suffices.
       %pe = arith.truncf %p : !sfrag to !pfrag
@@ -313,14 +317,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tv, !ofrag) -> !ofrag
       scf.if %more {
         %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
-        %vnany = memref.cast %vn : !tv to !tany
-        func.call @{{NAME}}_copy(%v, %b, %hk, %n1, %nend, %vnany) : (!Q, index, index, index, index, !tany) -> ()
+        func.call @{{NAME}}_copy_v(%v, %b, %hk, %n1, %nend, %vn) : (!V, index, index, index, index, !tv) -> ()
       }
       %gv = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
       scf.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
     }
 
-    // Epilogue: O / l (0 for a row with no visible key), rows < M stored.
+    // Epilogue: O / l (0 for a row with no visible key), staged through
+    // shared memory (the tiles are free once every warp is past the loop) and
+    // stored with 16-byte stores, rows < M.
     nvgpu.device_async_wait %gq {numGroups = 0 : i32}
     %onerows = arith.constant dense<1.0> : !rows
     %lzero = arith.cmpf oeq, %fin#2, %zrows : !rows
@@ -333,24 +338,54 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %out = arith.mulf %fin#0, %lb : !ofrag
     %outv = arith.truncf %out : !ofrag to vector<{{NO}}x{{OE}}>
 //#endif
+    %obuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{BM}}x{{DVP}}x{{OE}}, #ws>
     %orowc = arith.constant dense<[{{O_ROWS}}]> : !oidx
     %ocolc = arith.constant dense<[{{O_COLS}}]> : !oidx
-    %Mi2 = arith.index_cast %M : index to i32
+    %wrow0 = arith.addi %wrow, %group : index
+    gpu.barrier
     affine.for %i = 0 to {{NO_PAIRS}} {
       %e0 = arith.muli %i, %c2 : index
       %e1 = arith.addi %e0, %c1 : index
       %ri = vector.extract %orowc[%e0] : i32 from !oidx
-      %r = arith.addi %ri, %row0i : i32
-      %rin = arith.cmpi slt, %r, %Mi2 : i32
-      scf.if %rin {
+      %ci = vector.extract %ocolc[%e0] : i32 from !oidx
+      %rx0 = arith.index_cast %ri : i32 to index
+      %cx0 = arith.index_cast %ci : i32 to index
+      %rx = arith.addi %rx0, %wrow0 : index
+      %cx = arith.addi %cx0, %col0 : index
+      %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
+      %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
+      %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
+      vector.store %pair, %obuf[%rx, %cx] {alignment = {{PAIR_ALIGN}}} : memref<{{BM}}x{{DVP}}x{{OE}}, #ws>, vector<2x{{OE}}>
+    }
+    gpu.barrier
+    // Thread t stores chunks e = t + i * {{THREADS}}: row e / {{OUT_CHUNKS}},
+    // {{OUT_VEC}} elements from column {{OUT_VEC}} * (e % {{OUT_CHUNKS}}).
+    // The thread id read afresh: values derived from the prologue's would
+    // be shared with the Q copy and kept in registers through the loop.
+    %ti = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+    %m0i = arith.index_cast %m0 : index to i32
+    %Mi2 = arith.index_cast %M : index to i32
+    %ochunks = arith.constant {{OUT_CHUNKS}} : i32
+    %ovec = arith.constant {{OUT_VEC}} : i32
+    %nthi = arith.constant {{THREADS}} : i32
+    %onum = arith.constant {{OUT_N}} : i32
+    affine.for %i = 0 to {{OUT_ITERS}} {
+      %ii = arith.index_cast %i : index to i32
+      %step = arith.muli %ii, %nthi : i32
+      %e = arith.addi %ti, %step : i32
+      %r = arith.divui %e, %ochunks : i32
+      %ch = arith.remui %e, %ochunks : i32
+      %c = arith.muli %ch, %ovec : i32
+      %grow = arith.addi %m0i, %r : i32
+      %live = arith.cmpi ult, %e, %onum : i32
+      %rin = arith.cmpi slt, %grow, %Mi2 : i32
+      %st = arith.andi %live, %rin : i1
+      scf.if %st {
         %rx = arith.index_cast %r : i32 to index
-        %ci = vector.extract %ocolc[%e0] : i32 from !oidx
-        %cx0 = arith.index_cast %ci : i32 to index
-        %cx = arith.addi %cx0, %col0 : index
-        %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
-        %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
-        %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
-        vector.store %pair, %o[%b, %h, %rx, %cx] : !O, vector<2x{{OE}}>
+        %cx = arith.index_cast %c : i32 to index
+        %growx = arith.index_cast %grow : i32 to index
+        %chunk = vector.load %obuf[%rx, %cx] {alignment = 16} : memref<{{BM}}x{{DVP}}x{{OE}}, #ws>, vector<{{OUT_VEC}}x{{OE}}>
+        vector.store %chunk, %o[%b, %h, %growx, %cx] {alignment = 16} : !O, vector<{{OUT_VEC}}x{{OE}}>
       }
     }
 //#if LSE
@@ -369,7 +404,8 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
           %m = vector.extract %fin#1[%i] : f32 from !rows
           %lz = arith.cmpf oeq, %l, %zf : f32
           %lg = math.log2 %l : f32
-          %s = arith.addf %m, %lg : f32
+          %me = arith.mulf %m, %es : f32
+          %s = arith.addf %me, %lg : f32
           %ln = arith.mulf %s, %ln2 : f32
           %y = arith.select %lz, %ninf, %ln : f32
           memref.store %y, %lse[%b, %h, %rx] : !LSE

@@ -22,7 +22,19 @@ func.func private @{{NAME}}(%dest: {{T}}, %value: f32) -> {{T}} {
 //#endif
 
 //#if REDUCTION
-// result[i] = {{COMBINE}}(init[i], {{COMBINE}} over the row of tile row-vector
+// The combining function. max is LLVM's maxnum (one FMNMX): arith.maxnumf
+// would be expanded into compares and selects by the pipeline's arith-expand.
+// A NaN score still reaches the row's output through exp2 and the sum.
+func.func private @{{NAME}}_combine(%a: f32, %b: f32) -> f32 {
+//#if MAX
+  %r = llvm.intr.maxnum(%a, %b) : (f32, f32) -> f32
+//#else
+  %r = arith.addf %a, %b : f32
+//#endif
+  return %r : f32
+}
+
+// result[i] = combine(init[i], combine over the row of tile row-vector
 // entry i): per-thread partials over its 2 * CT elements of the row, then a
 // butterfly over the 4 lanes of the quad that share the row.
 func.func private @{{NAME}}(%x: vector<{{NX}}xf32>, %init: vector<{{NR}}xf32>) -> vector<{{NR}}xf32> {
@@ -44,18 +56,18 @@ func.func private @{{NAME}}(%x: vector<{{NX}}xf32>, %init: vector<{{NR}}xf32>) -
       %t4 = arith.muli %t, %c4 : index
       %e0 = arith.addi %t4, %h2 : index
       %x0 = vector.extract %x[%e0] : f32 from vector<{{NX}}xf32>
-      %p0 = {{COMBINE}} %p, %x0 : f32
+      %p0 = func.call @{{NAME}}_combine(%p, %x0) : (f32, f32) -> f32
       %e1 = arith.addi %e0, %c1 : index
       %x1 = vector.extract %x[%e1] : f32 from vector<{{NX}}xf32>
-      %p1 = {{COMBINE}} %p0, %x1 : f32
+      %p1 = func.call @{{NAME}}_combine(%p0, %x1) : (f32, f32) -> f32
       affine.yield %p1 : f32
     }
     %s1, %ok1 = gpu.shuffle xor %part, %one, %width : f32
-    %q1 = {{COMBINE}} %part, %s1 : f32
+    %q1 = func.call @{{NAME}}_combine(%part, %s1) : (f32, f32) -> f32
     %s2, %ok2 = gpu.shuffle xor %q1, %two, %width : f32
-    %q2 = {{COMBINE}} %q1, %s2 : f32
+    %q2 = func.call @{{NAME}}_combine(%q1, %s2) : (f32, f32) -> f32
     %old = vector.extract %acc[%i] : f32 from vector<{{NR}}xf32>
-    %new = {{COMBINE}} %old, %q2 : f32
+    %new = func.call @{{NAME}}_combine(%old, %q2) : (f32, f32) -> f32
     %acc2 = vector.insert %new, %acc[%i] : f32 into vector<{{NR}}xf32>
     affine.yield %acc2 : vector<{{NR}}xf32>
   }

@@ -1,0 +1,55 @@
+// A tile copy of the tensor-core kernel (GPU/attention_mma.mlir), as
+// AttentionMma.c specialises it for each of the kernel's tiles (Q, K, V):
+//   dst[r, c] = src[b, h, r0 + r, c]   for r0 + r < rlim, 0 for the other rows,
+// for the [{{ROWS}} x {{COLS}}] {{E}} tile dst of shared memory ({{DST}}).
+// The {{THREADS}} threads of the workgroup issue 16-byte cp.async chunks
+// (8 elements) and do not wait for them. Thread t copies chunks
+// e = t + i * {{THREADS}}, i < {{ITERS}}: row e / {{CHUNKS}}, columns
+// 8 * (e % {{CHUNKS}}) .. + 7. Rows past rlim read row rlim - 1 (a valid
+// address) with a source size of 0: cp.async fills them with zeros.
+// Index math is 32-bit and the loop is unrolled, so a thread's copies are a
+// few integer instructions each.
+func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
+                            %dst: {{DST}}) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %eight = arith.constant 8 : i32
+  %chunks = arith.constant {{CHUNKS}} : i32
+  %nth = arith.constant {{THREADS}} : i32
+//#if GUARD
+  %n = arith.constant {{N}} : i32
+//#endif
+  %tid = gpu.thread_id x
+  %t = arith.index_cast %tid : index to i32
+  %r0i = arith.index_cast %r0 : index to i32
+  %rlimi = arith.index_cast %rlim : index to i32
+  %last0 = arith.subi %rlimi, %one : i32
+  %last = arith.maxsi %last0, %zero : i32
+  %c8 = arith.constant 8 : index
+  affine.for %i = 0 to {{ITERS}} {
+    %ii = arith.index_cast %i : index to i32
+    %step = arith.muli %ii, %nth : i32
+    %e = arith.addi %t, %step : i32
+//#if GUARD
+    %live = arith.cmpi ult, %e, %n : i32
+//#else
+    %live = arith.constant true
+//#endif
+    scf.if %live {
+      %r = arith.divui %e, %chunks : i32
+      %ch = arith.remui %e, %chunks : i32
+      %c = arith.muli %ch, %eight : i32
+      %row = arith.addi %r0i, %r : i32
+      %in = arith.cmpi slt, %row, %rlimi : i32
+      %srow = arith.minsi %row, %last : i32
+      %count = arith.select %in, %c8, %c0 : index
+      %rx = arith.index_cast %r : i32 to index
+      %cx = arith.index_cast %c : i32 to index
+      %srx = arith.index_cast %srow : i32 to index
+      %tok = nvgpu.device_async_copy %src[%b, %h, %srx, %cx], %dst[%rx, %cx], 8, %count {bypassL1}
+          : {{SRC}} to {{DST}}
+    }
+  }
+  return
+}
