@@ -170,6 +170,81 @@ static MlirValue peelBatchSplit(MlirValue v, MlirOperation *reshape) {
   return peelBatchReshape(v, false, reshape);
 }
 
+/* The float types attention is computed in (no 8-bit formats: a rounding to
+ * those is not one fusion may drop). */
+static bool isComputeFloat(MlirType t) {
+  return mlirTypeIsAF16(t) || mlirTypeIsABF16(t) || mlirTypeIsAF32(t) || mlirTypeIsAF64(t);
+}
+
+/* Whether the casts at the top of `e` stay among the types attention is
+ * computed in (a rounding to an 8-bit float, or through an integer, is not
+ * one fusion may drop). */
+static bool castsKeepPrecision(const FaExpr *e) {
+  for (; e && e->kind == FA_EXPR_CAST; e = e->ops[0])
+    if (!isComputeFloat(e->type) || !e->ops[0] || !isComputeFloat(e->ops[0]->type))
+      return false;
+  return true;
+}
+
+/* If `v` is a float-to-float cast of a whole tensor (tosa.cast, arith.extf /
+ * truncf on tensors, or an elementwise linalg.generic whose body is only
+ * that cast), its source; with `widening`, only casts that extend (exact). */
+static MlirValue peelCast(MlirValue v, bool widening, MlirOperation *castOp) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  *castOp = def;
+  if (mlirOperationIsNull(def) || mlirOperationGetNumResults(def) != 1)
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirOperation cast = def;
+  if (faOpIsA(def, "linalg.generic")) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
+    MlirOperation first = mlirBlockGetFirstOperation(body);
+    MlirOperation yield = mlirOperationGetNextInBlock(first);
+    MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
+    if (mlirOperationGetNumOperands(def) != 2 || mlirOperationIsNull(yield) ||
+        !faOpIsA(yield, "linalg.yield") ||
+        !mlirValueEqual(mlirOperationGetOperand(yield, 0), mlirOperationGetResult(first, 0)) ||
+        mlirOperationGetNumOperands(first) != 1 ||
+        !mlirValueEqual(mlirOperationGetOperand(first, 0), mlirBlockGetArgument(body, 0)))
+      return (MlirValue){NULL};
+    for (intptr_t i = 0; i < 2; ++i)
+      if (!mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i))))
+        return (MlirValue){NULL};
+    cast = first;
+  } else if (!faOpIsA(def, "tosa.cast") && !faOpIsA(def, "arith.extf") &&
+             !faOpIsA(def, "arith.truncf")) {
+    return (MlirValue){NULL};
+  }
+  if (!faOpIsA(cast, "arith.extf") && !faOpIsA(cast, "arith.truncf") && !faOpIsA(cast, "tosa.cast"))
+    return (MlirValue){NULL};
+  MlirType from = mlirShapedTypeGetElementType(mlirValueGetType(src));
+  MlirType to = mlirShapedTypeGetElementType(mlirValueGetType(v));
+  if (!isComputeFloat(from) || !isComputeFloat(to))
+    return (MlirValue){NULL};
+  if (widening && mlirFloatTypeGetWidth(to) <= mlirFloatTypeGetWidth(from))
+    return (MlirValue){NULL};
+  return src;
+}
+
+/* The matmul result behind the raw scores `v`: through a split of the batch
+ * dim and casts (torch-mlir rounds f32-accumulated scores to f16 / bf16 and
+ * extends them again for the softmax; fusion keeps them in f32). Each op
+ * looked through goes to `chain` when it is non-NULL. */
+static MlirValue peelScoreLayout(MlirValue v, FaAttentionMatch *chain) {
+  for (int steps = 0; steps < 4; ++steps) {
+    MlirOperation op;
+    MlirValue next = peelBatchSplit(v, &op);
+    if (!next.ptr)
+      next = peelCast(v, false, &op);
+    if (!next.ptr)
+      break;
+    if (chain)
+      addChain(chain, op);
+    v = next;
+  }
+  return v;
+}
+
 /* --- contractions --------------------------------------------------------- */
 
 typedef struct {
@@ -199,9 +274,20 @@ static int operandOrder(MlirAffineMap m, const int *out, int rank, int x, int y)
   return (a == x && b == y) ? 0 : (a == y && b == x) ? 1 : -1;
 }
 
+/* A named matmul is a contraction by definition, also with f16/bf16
+ * operands and an f32 result (its body extends the operands first, which
+ * the C API's contraction test does not accept); a generic must have a plain
+ * multiply-add body. */
+static bool isLinalgContraction(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 3)
+    return false;
+  return faOpIsA(op, "linalg.matmul") || faOpIsA(op, "linalg.batch_matmul") ||
+         mlirLinalgIsAContractionOp(op);
+}
+
 static const char *linalgContraction(MlirOperation op, Contraction *c,
                                      bool pv) {
-  if (mlirOperationGetNumOperands(op) != 3 || !mlirLinalgIsAContractionOp(op))
+  if (!isLinalgContraction(op))
     return pv ? "P*V is not a contraction" : "Q*K^T is not a contraction";
   MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
   MlirAffineMap mo = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 2));
@@ -505,6 +591,8 @@ static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
   FaExpr *e = faExprStripCasts(top);
   if (!e)
     return m->exprs.error;
+  if (!castsKeepPrecision(top))
+    return "the probabilities are cast to a type other than f16, bf16, f32 or f64";
   *isCandidate = looksLikeSoftmax(e);
   e = stripMaskedRowGuard(m, e, &guard);
   const char *why;
@@ -527,9 +615,7 @@ static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
 static bool isScoresLeaf(const FaExpr *e) {
   if (!e || e->kind != FA_EXPR_LEAF)
     return false;
-  MlirOperation reshape;
-  MlirValue v = peelBatchSplit(e->tensor, &reshape);
-  return faOpIsContractionCandidate(faValueGetDefiningOp(v.ptr ? v : e->tensor));
+  return faOpIsContractionCandidate(faValueGetDefiningOp(peelScoreLayout(e->tensor, NULL)));
 }
 
 static bool containsScores(const FaExpr *e) {
@@ -905,6 +991,8 @@ static const char *checkFiniteMask(const FaAttentionMatch *m) {
 static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
   bool scaled = false;
   for (;;) {
+    if (!castsKeepPrecision(x))
+      return "the scores are cast to a type other than f16, bf16, f32 or f64";
     x = faExprStripCasts(x);
     if (!x)
       return m->exprs.error ? m->exprs.error : "the scores could not be read";
@@ -1098,6 +1186,8 @@ static FaAttentionInput peelInput(FaAttentionMatch *m, MlirValue v, Role role,
       next = peelScale(m, in.value, &m->scale);
     if (!next.ptr && role != ROLE_Q)
       next = peelGroupBroadcast(def, in.value, &in.groups);
+    if (!next.ptr) /* f16 / bf16 inputs extended to f32: exact */
+      next = peelCast(in.value, true, &reshape);
     if (!next.ptr)
       break;
     addMaybeDead(m, def);
@@ -1299,12 +1389,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   TRY_MATCH(matchScores(m, x, &scores));
   TRY_MATCH(checkFiniteMask(m));
   faExprForEachOp(x, m->bias, addChainCallback, m);
-  MlirValue s = scores->tensor, s3 = peelBatchSplit(s, &reshape);
-  if (s3.ptr) {
-    addChain(m, reshape);
-    s = s3;
-  }
-  MlirOperation qkOp = faValueGetDefiningOp(s);
+  MlirOperation qkOp = faValueGetDefiningOp(peelScoreLayout(scores->tensor, m));
   TRY_MATCH(matchContraction(qkOp, &qk, false));
   addChain(m, qkOp);
   addChain(m, op);

@@ -161,3 +161,24 @@ func.func @scores_returned(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor
   "test.keep"(%s) : (tensor<8x8xf32>) -> ()
   return %o : tensor<8x4xf32>
 }
+
+// -----
+
+// The scores rounded to an 8-bit float on their way to the softmax: never elided.
+// EXPLAIN: remark: fa-fuse-attention: not fused: the scores are cast to a type other than f16, bf16, f32 or f64
+func.func @scores_to_f8(%q: tensor<2x8x16xf16>, %kt: tensor<2x16x24xf16>, %v: tensor<2x24x16xf16>) -> tensor<2x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x16xf16>, tensor<2x16x24xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x8x24xf32>
+  %s8 = tosa.cast %s : (tensor<2x8x24xf32>) -> tensor<2x8x24xf8E4M3FN>
+  %sf = tosa.cast %s8 : (tensor<2x8x24xf8E4M3FN>) -> tensor<2x8x24xf32>
+  %m = tosa.reduce_max %sf {axis = 2 : i32} : (tensor<2x8x24xf32>) -> tensor<2x8x1xf32>
+  %d = tosa.sub %sf, %m : (tensor<2x8x24xf32>, tensor<2x8x1xf32>) -> tensor<2x8x24xf32>
+  %e = tosa.exp %d : (tensor<2x8x24xf32>) -> tensor<2x8x24xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x24xf32>) -> tensor<2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %p = tosa.mul %e, %r, %sh : (tensor<2x8x24xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x24xf32>
+  %ph = tosa.cast %p : (tensor<2x8x24xf32>) -> tensor<2x8x24xf16>
+  %o = tosa.matmul %ph, %v, %zp, %zp : (tensor<2x8x24xf16>, tensor<2x24x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
