@@ -615,7 +615,11 @@ static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
 static bool isScoresLeaf(const FaExpr *e) {
   if (!e || e->kind != FA_EXPR_LEAF)
     return false;
-  return faOpIsContractionCandidate(faValueGetDefiningOp(peelScoreLayout(e->tensor, NULL)));
+  MlirOperation def = faValueGetDefiningOp(peelScoreLayout(e->tensor, NULL));
+  /* Any linalg.generic may be a contraction, but one that is not (e.g. an
+   * iota or a broadcast feeding an ALiBi bias) holds no scores. */
+  return faOpIsContractionCandidate(def) &&
+         (!faOpIsA(def, "linalg.generic") || isLinalgContraction(def));
 }
 
 static bool containsScores(const FaExpr *e) {
