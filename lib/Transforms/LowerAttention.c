@@ -571,6 +571,74 @@ static MlirLogicalResult emitError(MlirOperation op, const char *prefix, const c
   return mlirLogicalResultFailure();
 }
 
+/* Whether the tensor-core kernel would take `k` if K were not stored
+ * transposed. */
+static bool mmaOnceUntransposed(const Kernel *k, FaTarget target) {
+  if (target != FA_TARGET_NVVM || !k->kTransposed || k->mma)
+    return false;
+  Kernel plain = *k;
+  plain.kTransposed = false;
+  return faAttentionMmaUnsupported(&plain) == NULL;
+}
+
+/* K stored transposed ([B, Hkv, D, N]) becomes [B, Hkv, N, D] by a
+ * linalg.transpose before the op (one pass over K; the tensor-core kernel
+ * reads K rows), in a function @NAME_k that the inliner inlines:
+ *   %e = tensor.empty(..) : KN
+ *   %t = linalg.transpose ins(%k : KT) outs(%e : KN) permutation = [0, 1, 3, 2] */
+static MlirLogicalResult untransposeK(MlirOperation module, MlirOperation op,
+                                      const char *name) {
+  MlirValue kt = mlirOperationGetOperand(op, 1);
+  MlirType ktType = mlirValueGetType(kt);
+  int64_t shape[4];
+  const int perm[4] = {0, 1, 3, 2};
+  for (int i = 0; i < 4; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(ktType, perm[i]);
+  MlirType knType = mlirRankedTensorTypeGet(4, shape, mlirShapedTypeGetElementType(ktType),
+                                            mlirAttributeGetNull());
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s_k(%%k: ", name);
+  faTextAppendType(&t, ktType);
+  faTextAppend(&t, ") -> ");
+  faTextAppendType(&t, knType);
+  faTextAppend(&t, " {\n");
+  for (int i = 0; i < 4; ++i) {
+    if (!mlirShapedTypeIsDynamicDim(knType, i))
+      continue;
+    faTextAppend(&t, "  %%c%d = arith.constant %d : index\n  %%d%d = tensor.dim %%k, %%c%d : ",
+                 i, perm[i], i, i);
+    faTextAppendType(&t, ktType);
+    faTextAppend(&t, "\n");
+  }
+  faTextAppend(&t, "  %%e = tensor.empty(");
+  for (int i = 0, n = 0; i < 4; ++i)
+    if (mlirShapedTypeIsDynamicDim(knType, i))
+      faTextAppend(&t, "%s%%d%d", n++ ? ", " : "", i);
+  faTextAppend(&t, ") : ");
+  faTextAppendType(&t, knType);
+  faTextAppend(&t, "\n  %%t = linalg.transpose ins(%%k : ");
+  faTextAppendType(&t, ktType);
+  faTextAppend(&t, ") outs(%%e : ");
+  faTextAppendType(&t, knType);
+  faTextAppend(&t, ") permutation = [0, 1, 3, 2]\n  return %%t : ");
+  faTextAppendType(&t, knType);
+  faTextAppend(&t, "\n}\n");
+  MlirLogicalResult ok = faModuleAppendParsed(module, &t);
+  faTextDestroy(&t);
+  if (mlirLogicalResultIsFailure(ok))
+    return ok;
+  MlirContext ctx = mlirOperationGetContext(op);
+  char callee[160];
+  snprintf(callee, sizeof callee, "%s_k", name);
+  MlirNamedAttribute attr = faNamedAttributeGet(
+      ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(callee)));
+  MlirOperation call = faOperationCreateBefore(op, "func.call", 1, &kt, 1, &knType, 1, &attr);
+  mlirOperationSetOperand(op, 1, mlirOperationGetResult(call, 0));
+  mlirOperationRemoveAttributeByName(op, mlirStringRefCreateFromCString("k_transposed"));
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
                                   FaTarget target) {
   Kernel k;
@@ -579,6 +647,13 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return emitError(op, "", why);
   char name[128];
   faModuleUniqueSymbol(module, "fa_attention", name, sizeof name);
+  if (mmaOnceUntransposed(&k, target)) {
+    if (mlirLogicalResultIsFailure(untransposeK(module, op, name)))
+      return emitError(op, "internal error: ", "the transpose of K did not parse");
+    why = kernelRead(op, &k, target);
+    if (why)
+      return emitError(op, "", why);
+  }
   FaText t;
   faTextInit(&t);
   appendAliases(&t, &k, target);

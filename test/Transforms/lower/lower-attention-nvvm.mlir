@@ -62,3 +62,21 @@ func.func @f32_portable(%q: tensor<1x1x16x64xf32>, %k: tensor<1x1x16x64xf32>, %v
       : (tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>) -> tensor<1x1x16x64xf32>
   return %o : tensor<1x1x16x64xf32>
 }
+
+// -----
+
+// K stored transposed ([B, Hkv, D, N], as the TOSA and BART exports fuse): K is
+// transposed back by a linalg.transpose before the op (one pass over K), so the
+// tensor-core kernel takes it; the op loses k_transposed.
+// CHECK-LABEL: func.func @bf16_k_transposed(
+// CHECK: %[[K:.*]] = call @fa_attention_{{[0-9]+}}_k(%arg1) : (tensor<2x4x64x29xbf16>) -> tensor<2x4x29x64xbf16>
+// CHECK: call @fa_attention_{{[0-9]+}}_t(%arg0, %[[K]], %arg2)
+// CHECK: func.func private @fa_attention_{{[0-9]+}}_k(%[[A:.*]]: tensor<2x4x64x29xbf16>) -> tensor<2x4x29x64xbf16>
+// CHECK: linalg.transpose ins(%[[A]] : tensor<2x4x64x29xbf16>) {{.*}} permutation = [0, 1, 3, 2]
+// CHECK: "fa.blockwise_gemm"{{.*}}layout = "mma_m16n8k16", transpose_b
+// CHECK-NOT: k_transposed
+func.func @bf16_k_transposed(%q: tensor<2x4x17x64xbf16>, %k: tensor<2x4x64x29xbf16>, %v: tensor<2x4x29x64xbf16>) -> tensor<2x4x17x64xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32}
+      : (tensor<2x4x17x64xbf16>, tensor<2x4x64x29xbf16>, tensor<2x4x29x64xbf16>) -> tensor<2x4x17x64xf32>
+  return %o : tensor<2x4x17x64xf32>
+}
