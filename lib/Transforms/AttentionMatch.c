@@ -201,10 +201,11 @@ static MlirValue peelCast(MlirValue v, bool widening, MlirOperation *castOp) {
     MlirOperation first = mlirBlockGetFirstOperation(body);
     MlirOperation yield = mlirOperationGetNextInBlock(first);
     MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
-    if (mlirOperationGetNumOperands(def) != 2 || mlirOperationIsNull(yield) ||
-        !faOpIsA(yield, "linalg.yield") ||
+    if (mlirOperationGetNumOperands(def) != 2 || mlirOperationIsNull(first) ||
+        mlirOperationGetNumOperands(first) != 1 || mlirOperationGetNumResults(first) != 1 ||
+        mlirOperationIsNull(yield) || !faOpIsA(yield, "linalg.yield") ||
+        mlirOperationGetNumOperands(yield) != 1 ||
         !mlirValueEqual(mlirOperationGetOperand(yield, 0), mlirOperationGetResult(first, 0)) ||
-        mlirOperationGetNumOperands(first) != 1 ||
         !mlirValueEqual(mlirOperationGetOperand(first, 0), mlirBlockGetArgument(body, 0)))
       return (MlirValue){NULL};
     for (intptr_t i = 0; i < 2; ++i)
