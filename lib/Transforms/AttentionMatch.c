@@ -724,6 +724,8 @@ typedef struct {
 static bool fillIsFinite(MaskFill fill) { return isfinite(fill.value); }
 
 static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill);
+static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
+                                  bool maskedValue, MaskFill fill);
 
 /* masked iff j - L + c > 0 (or >= 0): keys j >= L + adjust are masked. The
  * KV length L must vary with the batch only (the op's operand is [B]). */
@@ -797,8 +799,15 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
   }
   if (d.ck != 0) {
     if (d.cj != 1 || d.ci != 0 || d.ck != -1 ||
-        (pred != FA_CMP_GT && pred != FA_CMP_GE))
+        (pred != FA_CMP_GT && pred != FA_CMP_GE)) {
+      /* A compare on an integer tensor that is no KV length (DistilBERT's
+       * `attention_mask == 0`): the boolean tensor the source computes is
+       * the mask, exactly. */
+      if (cond->tensor.ptr && mlirTypeIsAInteger(cond->type) &&
+          mlirIntegerTypeGetWidth(cond->type) == 1)
+        return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
       return "a mask on the scores is not keys at or past a KV length";
+    }
     return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c), fill);
   }
   if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))

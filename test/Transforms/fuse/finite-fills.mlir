@@ -539,3 +539,51 @@ func.func @pad_select_small_after_scale(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2
   } -> tensor<2x2x3x16xf32>
   return %o : tensor<2x2x3x16xf32>
 }
+
+// -----
+
+// DistilBERT: masked_fill(attention_mask == 0, finfo.min) on an integer mask.
+// The compare reads a per-key tensor, not a KV length (any key may be padded):
+// the boolean tensor the source computes is the mask.
+// CHECK-LABEL: func.func @int_mask_eq_zero
+// CHECK: %[[EQ:.*]] = linalg.generic {{.*}}ins(%arg3 : tensor<2x8xi64>)
+// CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]])
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+#bn = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+func.func @int_mask_eq_zero(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %am: tensor<2x8xi64>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %e0 = tensor.empty() : tensor<2x1x1x8xi1>
+  %eq = linalg.generic {indexing_maps = [#bj, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%am : tensor<2x8xi64>) outs(%e0 : tensor<2x1x1x8xi1>) {
+  ^bb0(%a: i64, %o: i1):
+    %c0 = arith.constant 0 : i64
+    %e = arith.cmpi eq, %a, %c0 : i64
+    linalg.yield %e : i1
+  } -> tensor<2x1x1x8xi1>
+  %masked = linalg.generic {indexing_maps = [#id, #bn, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %eq : tensor<2x2x3x8xf32>, tensor<2x1x1x8xi1>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%x: f32, %pad: i1, %o: f32):
+    %fill = arith.constant -3.40282347E+38 : f32
+    %y = arith.select %pad, %fill, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
+}
