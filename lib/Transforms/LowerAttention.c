@@ -643,17 +643,16 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
                                   FaTarget target) {
   Kernel k;
   const char *why = kernelRead(op, &k, target);
-  if (why)
-    return emitError(op, "", why);
   char name[128];
   faModuleUniqueSymbol(module, "fa_attention", name, sizeof name);
+  /* (Before any complaint about the portable kernel's tiles: it is not used.) */
   if (mmaOnceUntransposed(&k, target)) {
     if (mlirLogicalResultIsFailure(untransposeK(module, op, name)))
       return emitError(op, "internal error: ", "the transpose of K did not parse");
     why = kernelRead(op, &k, target);
-    if (why)
-      return emitError(op, "", why);
   }
+  if (why)
+    return emitError(op, "", why);
   FaText t;
   faTextInit(&t);
   appendAliases(&t, &k, target);
