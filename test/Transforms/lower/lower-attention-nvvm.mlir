@@ -80,3 +80,17 @@ func.func @bf16_k_transposed(%q: tensor<2x4x17x64xbf16>, %k: tensor<2x4x64x29xbf
       : (tensor<2x4x17x64xbf16>, tensor<2x4x64x29xbf16>, tensor<2x4x29x64xbf16>) -> tensor<2x4x17x64xf32>
   return %o : tensor<2x4x17x64xf32>
 }
+
+// -----
+
+// Tiles the portable kernel could not hold in 48 KiB (64 x 64 at D = 128 in
+// f32) do not stop K stored transposed from taking the tensor-core kernel:
+// the transpose is decided first.
+// CHECK-LABEL: func.func @f16_k_transposed_big_tiles(
+// CHECK: call @fa_attention_{{[0-9]+}}_k(%arg1) : (tensor<1x2x128x40xf16>) -> tensor<1x2x40x128xf16>
+// CHECK: "fa.blockwise_gemm"{{.*}}layout = "mma_m16n8k16", transpose_b
+func.func @f16_k_transposed_big_tiles(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2x128x40xf16>, %v: tensor<1x2x40x128xf16>) -> tensor<1x2x33x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.0625 : f32, block_m = 64 : i64, block_n = 64 : i64}
+      : (tensor<1x2x33x128xf16>, tensor<1x2x128x40xf16>, tensor<1x2x40x128xf16>) -> tensor<1x2x33x128xf16>
+  return %o : tensor<1x2x33x128xf16>
+}
