@@ -10,6 +10,7 @@
  * the rest of the module must stay as it was.) */
 #include "AttentionMatch.h"
 #include "Builders.h"
+#include "IRText.h"
 #include "PassSupport.h"
 #include "Passes.h"
 
@@ -138,31 +139,17 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   return result;
 }
 
-/* The first error diagnostic reported while verifying. */
-typedef struct {
-  char text[320];
-  size_t length;
-} Reason;
-
-static void appendReason(MlirStringRef s, void *userData) {
-  Reason *r = userData;
-  size_t n = s.length < sizeof(r->text) - 1 - r->length
-                 ? s.length : sizeof(r->text) - 1 - r->length;
-  memcpy(r->text + r->length, s.data, n);
-  r->length += n;
-  r->text[r->length] = 0;
-}
-
+/* Keeps the first error diagnostic reported while verifying. */
 static MlirLogicalResult captureFirst(MlirDiagnostic d, void *userData) {
-  Reason *r = userData;
-  if (!r->length)
-    mlirDiagnosticPrint(d, appendReason, r);
+  FaText *first = userData;
+  if (!first->size)
+    mlirDiagnosticPrint(d, faTextAppendStringRef, first);
   return mlirLogicalResultSuccess();
 }
 
 /* Runs the upstream verifiers and ours on each op of `block`; the first
  * error goes to `why` instead of the diagnostic engine's other handlers. */
-static bool verifyBlock(MlirContext ctx, MlirBlock block, Reason *why) {
+static bool verifyBlock(MlirContext ctx, MlirBlock block, FaText *why) {
   MlirDiagnosticHandlerID id =
       mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
   bool ok = true;
@@ -192,7 +179,7 @@ static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
  * new ops are built in a block of their own, verified, and only then moved
  * before the root. */
 static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
-                         Reason *why) {
+                         FaText *why) {
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   MlirValue result = buildFused(rw, block, m);
   if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
@@ -242,7 +229,7 @@ typedef struct {
   MlirLocation loc;
   const char *why; /* NULL: matched */
   bool isCandidate;
-  Reason invalid;  /* matched, but the fused op would not verify */
+  FaText invalid;  /* matched, but the fused op would not verify (why) */
 } Outcome;
 
 static void runFuse(MlirOperation root, MlirExternalPass pass,
@@ -263,14 +250,19 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
   for (size_t i = 0; i < candidates.size; ++i) {
     bool isCandidate;
     Outcome *o = &outcomes[i];
-    if (!o->why && !faAttentionMatch(candidates.ops[i], m, &isCandidate) &&
-        !rewriteMatch(rewriter, m, &o->invalid))
+    if (o->why || faAttentionMatch(candidates.ops[i], m, &isCandidate))
+      continue;
+    faTextInit(&o->invalid);
+    if (!rewriteMatch(rewriter, m, &o->invalid))
       o->why = "the fused op would not verify: ";
   }
   mlirIRRewriterDestroy(rewriter);
   for (size_t i = 0; options->explain && i < candidates.size; ++i)
     if (outcomes[i].isCandidate)
-      explain(outcomes[i].loc, outcomes[i].why, outcomes[i].invalid.text);
+      explain(outcomes[i].loc, outcomes[i].why,
+              outcomes[i].invalid.data ? outcomes[i].invalid.data : "");
+  for (size_t i = 0; i < candidates.size; ++i)
+    faTextDestroy(&outcomes[i].invalid);
   free(outcomes);
   free(m);
   faOpListDestroy(&candidates);

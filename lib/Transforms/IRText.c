@@ -47,7 +47,7 @@ void faTextAppend(FaText *t, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void appendRef(MlirStringRef s, void *userData) {
+void faTextAppendStringRef(MlirStringRef s, void *userData) {
   FaText *t = userData;
   reserve(t, s.length);
   memcpy(t->data + t->size, s.data, s.length);
@@ -55,10 +55,10 @@ static void appendRef(MlirStringRef s, void *userData) {
   t->data[t->size] = '\0';
 }
 
-void faTextAppendType(FaText *t, MlirType type) { mlirTypePrint(type, appendRef, t); }
+void faTextAppendType(FaText *t, MlirType type) { mlirTypePrint(type, faTextAppendStringRef, t); }
 
 void faTextAppendAttribute(FaText *t, MlirAttribute attr) {
-  mlirAttributePrint(attr, appendRef, t);
+  mlirAttributePrint(attr, faTextAppendStringRef, t);
 }
 
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text) {

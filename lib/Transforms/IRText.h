@@ -19,6 +19,9 @@ void faTextInit(FaText *t);
 void faTextDestroy(FaText *t);
 void faTextAppend(FaText *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* An MlirStringCallback appending to the FaText `userData` (for the C API's
+ * printers). */
+void faTextAppendStringRef(MlirStringRef s, void *userData);
 /* Appends the textual form of `type` (or `attr`). */
 void faTextAppendType(FaText *t, MlirType type);
 void faTextAppendAttribute(FaText *t, MlirAttribute attr);

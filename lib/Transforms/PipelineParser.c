@@ -3,6 +3,8 @@
  *   pipeline := op-name '(' elements? ')'
  *   elements := element (',' element)*
  *   element  := op-name '(' elements? ')' | pass-name ('{' options '}')?     */
+#include "IRText.h"
+
 #include "fa-c/Passes.h"
 
 #include <ctype.h>
@@ -135,20 +137,17 @@ MlirLogicalResult faOpPassManagerAddPipeline(MlirOpPassManager pm,
                         : parseError(&p, "unexpected trailing text");
 }
 
-/* The anchor op name of `pm`, read from its printed form "anchor(...)". */
-typedef struct {
-  char text[128];
-  size_t len;
-} PrintBuffer;
-
-static void appendToBuffer(MlirStringRef s, void *userData) {
-  PrintBuffer *b = userData;
-  size_t n = s.length;
-  if (b->len + n >= sizeof(b->text))
-    n = sizeof(b->text) - 1 - b->len;
-  memcpy(b->text + b->len, s.data, n);
-  b->len += n;
-  b->text[b->len] = 0;
+/* Whether the anchor op of `pm`, read from its printed form "anchor(...)",
+ * is `anchor`. */
+static bool anchorIs(MlirOpPassManager pm, MlirStringRef anchor) {
+  FaText printed;
+  faTextInit(&printed);
+  mlirPrintPassPipeline(pm, faTextAppendStringRef, &printed);
+  bool same = printed.size > anchor.length &&
+              strncmp(printed.data, anchor.data, anchor.length) == 0 &&
+              printed.data[anchor.length] == '(';
+  faTextDestroy(&printed);
+  return same;
 }
 
 MlirLogicalResult faParsePassPipeline(MlirOpPassManager pm,
@@ -160,10 +159,7 @@ MlirLogicalResult faParsePassPipeline(MlirOpPassManager pm,
   MlirStringRef anchor = parseName(&p);
   if (anchor.length == 0 || !consume(&p, '('))
     return parseError(&p, "expected 'op-name(' at the start of the pipeline");
-  PrintBuffer printed = {{0}, 0};
-  mlirPrintPassPipeline(pm, appendToBuffer, &printed);
-  if (strncmp(printed.text, anchor.data, anchor.length) != 0 ||
-      printed.text[anchor.length] != '(')
+  if (!anchorIs(pm, anchor))
     return parseError(&p, "pipeline anchor does not match the pass manager's "
                           "operation");
   if (mlirLogicalResultIsFailure(parseElements(&p, pm)))
