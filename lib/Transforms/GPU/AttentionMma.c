@@ -23,14 +23,19 @@ typedef struct {
 } TileRow;
 
 static const TileRow kTiles[] = {
+    {64, -1, 128, 128, 4},
     {96, -1, 128, 64, 4},
-    {128, -1, 128, 32, 4},
-    {256, -1, 64, 32, 4},
+    {128, -1, 128, 64, 4},
+    {256, 0, 128, 32, 8},
+    {256, 1, 64, 32, 4},
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
 /* f16 and bf16 elements; rows padded by 8 of them (16 bytes). */
 enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
+/* P = exp2(S - m) <= 2^MMA_MAX_SLACK where m lags the row's max (f16 holds
+ * up to 65504, bf16 far more; f32 sums of such P stay exact enough). */
+enum { MMA_MAX_SLACK = 8 };
 
 static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
@@ -189,6 +194,9 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   faTemplateVarsSetInt(vars, "N", n);
   faTemplateVarsSetInt(vars, "ITERS", (n + threads - 1) / threads);
   faTemplateVarsSetFlag(vars, "GUARD", n % threads != 0);
+  /* Whole tiles take strided copies where each thread keeps one column. */
+  faTemplateVarsSetFlag(vars, "STRIDED", threads % chunks == 0 && n % threads == 0);
+  faTemplateVarsSetInt(vars, "ROW_STEP", threads / chunks);
   return faTextAppendTemplate(t, faTemplateTileCopy, vars);
 }
 
@@ -204,6 +212,8 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   double scaleLog2e = k->scale * 1.4426950408889634;
   faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
   faTemplateVarsSetFlag(&vars, "PRESCALE", prescale);
+  /* How far (log2) a row's running max may lag behind its true max. */
+  faTemplateVarsSetInt(&vars, "MAX_SLACK", MMA_MAX_SLACK);
   faTemplateVarsSet(&vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
   setArgs(&vars, k);
   setFeatures(&vars, k);

@@ -270,8 +270,19 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
       // no visible key so far keeps m' = -inf; it is shifted by 0 instead, so
       // that P = 0 and alpha = 0 there, never NaN.
-      %mnew = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
+      // The running max is a bound, not the max: a row keeps its m unless the
+      // tile's max exceeds it by more than {{MAX_SLACK}} in the exponent, so
+      // P <= 2^{{MAX_SLACK}} (exact in f16 / bf16 as any P is; O and l share
+      // the same m, so O / l is unchanged) and O is rescaled only on the few
+      // tiles where some row's max jumps: in long rows, almost never.
+      %mmax = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
           : (!sfrag, !rows) -> !rows
+      %grow0 = arith.subf %mmax, %mrow : !rows
+      %grow = arith.mulf %grow0, %esr : !rows
+      %slack = arith.constant dense<{{MAX_SLACK}}.0> : !rows
+      // Not for -inf - -inf = NaN: such a row has seen no key yet.
+      %moved = arith.cmpf ogt, %grow, %slack : !rows
+      %mnew = arith.select %moved, %mmax, %mrow : vector<{{NR}}xi1>, !rows
       %minf = arith.cmpf oeq, %mnew, %ninfr : !rows
       %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !rows
       %dm0 = arith.subf %mrow, %msafe : !rows
@@ -291,11 +302,9 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       %la = arith.mulf %lrow, %alpha : !rows
       %lnew = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16"}
           : (!sfrag, !rows) -> !rows
-      // O *= alpha only when the max of some row of the warp moved: alpha is
-      // exactly 1 elsewhere (or 0 on a row whose O is still 0), so in long
-      // rows most tiles skip these multiplications. The vote makes the branch
-      // uniform over the warp.
-      %moved = arith.cmpf une, %mnew, %mrow : !rows
+      // O *= alpha only when the m of some row of the warp moved: alpha is
+      // exactly 1 elsewhere (or 0 on a row whose O is still 0). The vote makes
+      // the branch uniform over the warp.
       %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
       %lanes = arith.constant -1 : i32
       %anymove = nvvm.vote.sync any %lanes, %mymove -> i1

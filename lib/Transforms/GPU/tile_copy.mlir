@@ -20,13 +20,38 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
 //#if GUARD
   %n = arith.constant {{N}} : i32
 //#endif
-  %tid = gpu.thread_id x
-  %t = arith.index_cast %tid : index to i32
+  // The thread id read afresh (not hoistable): values derived from it in the
+  // kernel's loop would otherwise stay in registers across the whole loop.
+  %t = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+  %tid = arith.index_cast %t : i32 to index
   %r0i = arith.index_cast %r0 : index to i32
   %rlimi = arith.index_cast %rlim : index to i32
   %last0 = arith.subi %rlimi, %one : i32
   %last = arith.maxsi %last0, %zero : i32
   %c8 = arith.constant 8 : index
+//#if STRIDED
+  // A tile whose rows all exist (every key tile but the last): thread t's
+  // chunks are rows t / {{CHUNKS}} + i * {{ROW_STEP}}, one column, so its
+  // addresses are one base plus i times a row step, no clamps.
+  %rows = arith.constant {{ROWS}} : index
+  %rend = arith.addi %r0, %rows : index
+  %whole = arith.cmpi sle, %rend, %rlim : index
+  scf.if %whole {
+    %cchunks = arith.constant {{CHUNKS}} : index
+    %rstep = arith.constant {{ROW_STEP}} : index
+    %tr = arith.divui %tid, %cchunks : index
+    %tc = arith.remui %tid, %cchunks : index
+    %col = arith.muli %tc, %c8 : index
+    %srow0 = arith.addi %r0, %tr : index
+    affine.for %i = 0 to {{ITERS}} {
+      %di = arith.muli %i, %rstep : index
+      %drow = arith.addi %tr, %di : index
+      %srow = arith.addi %srow0, %di : index
+      %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %col], %dst[%drow, %col], 8 {bypassL1}
+          : {{SRC}} to {{DST}}
+    }
+  } else {
+//#endif
   affine.for %i = 0 to {{ITERS}} {
     %ii = arith.index_cast %i : index to i32
     %step = arith.muli %ii, %nth : i32
@@ -51,5 +76,8 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
           : {{SRC}} to {{DST}}
     }
   }
+//#if STRIDED
+  }
+//#endif
   return
 }
