@@ -19,8 +19,10 @@ typedef struct {
   /* The tensor-core kernel: its buffers have a unit innermost stride. */
   bool mma;
   int64_t causalOffset, d, dv;
-  /* Tiles: query rows and keys per workgroup step, warps per workgroup. */
-  int64_t bm, bn, warps;
+  /* Tiles: query rows and keys per workgroup step, warps per workgroup;
+   * the tensor-core kernel takes the bn keys of a step in sub-steps of sub
+   * keys (scores, softmax and P V per sub-step). */
+  int64_t bm, bn, warps, sub;
   double scale;
 } FaAttentionKernel;
 

@@ -3,60 +3,79 @@
 //   dst[r, c] = src[b, h, r0 + r, c]   for r0 + r < rlim, 0 for the other rows,
 // for the [{{ROWS}} x {{COLS}}] {{E}} tile dst of shared memory ({{DST}}).
 // The {{THREADS}} threads of the workgroup issue 16-byte cp.async chunks
-// (8 elements) and do not wait for them. Thread t copies chunks
-// e = t + i * {{THREADS}}, i < {{ITERS}}: row e / {{CHUNKS}}, columns
-// 8 * (e % {{CHUNKS}}) .. + 7. Rows past rlim read row rlim - 1 (a valid
-// address) with a source size of 0: cp.async fills them with zeros.
-// Index math is 32-bit and the loop is unrolled, so a thread's copies are a
-// few integer instructions each.
+// (8 elements) and do not wait for them. The loop is unrolled, so a thread's
+// copies are a few integer instructions each.
 func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
                             %dst: {{DST}}) {
+  %c8 = arith.constant 8 : index
+  %cchunks = arith.constant {{CHUNKS}} : index
+  // The thread id read afresh: values derived from gpu.thread_id would be
+  // shared with other copies and kept in registers across the kernel's loop.
+  %t = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+  %tid = arith.index_cast %t : i32 to index
+//#if STRIDED
+  // Thread t keeps one column: rows t / {{CHUNKS}} + i * {{ROW_STEP}}, so its
+  // source addresses are one base plus i row steps and its destinations one
+  // base plus constants. A row past rlim is copied with a source size of 0:
+  // cp.async reads nothing there (the address is never dereferenced) and
+  // fills the chunk with zeros.
+  %c0 = arith.constant 0 : index
+  %rstep = arith.constant {{ROW_STEP}} : index
+  %tr = arith.divui %tid, %cchunks : index
+  %tc = arith.remui %tid, %cchunks : index
+  %col = arith.muli %tc, %c8 : index
+  %srow0 = arith.addi %r0, %tr : index
+  // Rows stored densely (row stride {{COLS}}, as bufferized tensors are):
+  // the source offsets are constants too.
+  %base, %off, %sz:4, %str:4 = memref.extract_strided_metadata %src
+      : {{SRC}} -> memref<{{E}}>, index, index, index, index, index, index, index, index, index
+  %ccols = arith.constant {{COLS}} : index
+  %dense = arith.cmpi eq, %str#2, %ccols : index
+  scf.if %dense {
+    %srcd = memref.reinterpret_cast %base to offset: [%off], sizes: [%sz#0, %sz#1, %sz#2, {{COLS}}],
+        strides: [%str#0, %str#1, {{COLS}}, 1]
+        : memref<{{E}}> to memref<?x?x?x{{COLS}}x{{E}}, strided<[?, ?, {{COLS}}, 1], offset: ?>>
+    affine.for %i = 0 to {{ITERS}} {
+      %di = arith.muli %i, %rstep : index
+      %drow = arith.addi %tr, %di : index
+      %srow = arith.addi %srow0, %di : index
+      %in = arith.cmpi slt, %srow, %rlim : index
+      %count = arith.select %in, %c8, %c0 : index
+      %tok = nvgpu.device_async_copy %srcd[%b, %h, %srow, %col], %dst[%drow, %col], 8, %count {bypassL1}
+          : memref<?x?x?x{{COLS}}x{{E}}, strided<[?, ?, {{COLS}}, 1], offset: ?>> to {{DST}}
+    }
+  } else {
+    affine.for %i = 0 to {{ITERS}} {
+      %di = arith.muli %i, %rstep : index
+      %drow = arith.addi %tr, %di : index
+      %srow = arith.addi %srow0, %di : index
+      %in = arith.cmpi slt, %srow, %rlim : index
+      %count = arith.select %in, %c8, %c0 : index
+      %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %col], %dst[%drow, %col], 8, %count {bypassL1}
+          : {{SRC}} to {{DST}}
+    }
+  }
+//#else
+  // Thread t copies chunks e = t + i * {{THREADS}}: row e / {{CHUNKS}},
+  // columns 8 * (e % {{CHUNKS}}) .. + 7. Rows past rlim read row rlim - 1 (a
+  // valid address) with a source size of 0: cp.async fills them with zeros.
+  // Index math is 32-bit.
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
   %eight = arith.constant 8 : i32
   %chunks = arith.constant {{CHUNKS}} : i32
   %nth = arith.constant {{THREADS}} : i32
-//#if GUARD
-  %n = arith.constant {{N}} : i32
-//#endif
-  // The thread id read afresh (not hoistable): values derived from it in the
-  // kernel's loop would otherwise stay in registers across the whole loop.
-  %t = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
-  %tid = arith.index_cast %t : i32 to index
   %r0i = arith.index_cast %r0 : index to i32
   %rlimi = arith.index_cast %rlim : index to i32
   %last0 = arith.subi %rlimi, %one : i32
   %last = arith.maxsi %last0, %zero : i32
-  %c8 = arith.constant 8 : index
-//#if STRIDED
-  // A tile whose rows all exist (every key tile but the last): thread t's
-  // chunks are rows t / {{CHUNKS}} + i * {{ROW_STEP}}, one column, so its
-  // addresses are one base plus i times a row step, no clamps.
-  %rows = arith.constant {{ROWS}} : index
-  %rend = arith.addi %r0, %rows : index
-  %whole = arith.cmpi sle, %rend, %rlim : index
-  scf.if %whole {
-    %cchunks = arith.constant {{CHUNKS}} : index
-    %rstep = arith.constant {{ROW_STEP}} : index
-    %tr = arith.divui %tid, %cchunks : index
-    %tc = arith.remui %tid, %cchunks : index
-    %col = arith.muli %tc, %c8 : index
-    %srow0 = arith.addi %r0, %tr : index
-    affine.for %i = 0 to {{ITERS}} {
-      %di = arith.muli %i, %rstep : index
-      %drow = arith.addi %tr, %di : index
-      %srow = arith.addi %srow0, %di : index
-      %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %col], %dst[%drow, %col], 8 {bypassL1}
-          : {{SRC}} to {{DST}}
-    }
-  } else {
-//#endif
   affine.for %i = 0 to {{ITERS}} {
     %ii = arith.index_cast %i : index to i32
     %step = arith.muli %ii, %nth : i32
     %e = arith.addi %t, %step : i32
 //#if GUARD
+    %n = arith.constant {{N}} : i32
     %live = arith.cmpi ult, %e, %n : i32
 //#else
     %live = arith.constant true
@@ -75,8 +94,6 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %tok = nvgpu.device_async_copy %src[%b, %h, %srx, %cx], %dst[%rx, %cx], 8, %count {bypassL1}
           : {{SRC}} to {{DST}}
     }
-  }
-//#if STRIDED
   }
 //#endif
   return

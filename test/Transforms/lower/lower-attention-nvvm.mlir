@@ -10,12 +10,23 @@
 // CHECK: memref.global "public" @fa_attention_0_smem : memref<0xi8, #gpu.address_space<workgroup>>
 // CHECK: func.func private @fa_attention_0({{.*}}strided<[?, ?, ?, 1], offset: ?>{{.*}}) attributes {fa.attention_kernel}
 // CHECK: gpu.launch {{.*}} dynamic_shared_memory_size
+// Dense source rows (row stride = D, checked at run time) are copied with constant offsets.
+// CHECK: %[[DENSE:.*]] = arith.cmpi eq, %{{.*}}#2, %c64
+// CHECK: scf.if %[[DENSE]]
+// CHECK: memref.reinterpret_cast {{.*}} strides: [%{{.*}}, %{{.*}}, 64, 1]
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
 // CHECK: "fa.blockwise_fill"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf32>, f32) -> vector<64xf32>
 // CHECK: scf.for
-// CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 1 : i32}
+// CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<128x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
-// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"}
+// CHECK: %[[MAX:.*]] = "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"}
+// The running max moves only when the tile's max exceeds it by more than 2^8 (log2 domain).
+// CHECK: %[[GROW:.*]] = arith.subf %[[MAX]], %[[OLD:.*]] : vector<4xf32>
+// CHECK: %[[GROWE:.*]] = arith.mulf %[[GROW]]
+// CHECK: %[[SLACK:.*]] = arith.constant dense<8.000000e+00> : vector<4xf32>
+// CHECK: %[[MOVED:.*]] = arith.cmpf ogt, %[[GROWE]], %[[SLACK]] : vector<4xf32>
+// CHECK: arith.select %[[MOVED]], %[[MAX]], %[[OLD]] : vector<4xi1>, vector<4xf32>
 // CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16"}
 // CHECK: arith.truncf {{.*}} : vector<64xf32> to vector<64xf16>
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf16>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
