@@ -156,13 +156,17 @@ static MlirLogicalResult checkBias(MlirOperation op, MlirValue bias,
 static MlirLogicalResult checkKvLen(MlirOperation op, MlirValue kvLen,
                                     const AttentionDims *d) {
   MlirType t = mlirValueGetType(kvLen);
-  if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != 1)
-    return opError(op, "kv_len must be a rank-1 tensor of per-batch lengths");
+  intptr_t rank = mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : 0;
+  if (rank != 1 && rank != 2)
+    return opError(op, "kv_len must be a rank-1 tensor of per-batch lengths or a "
+                       "rank-2 tensor of per-(batch, query head) lengths");
   MlirType et = mlirShapedTypeGetElementType(t);
   if (!mlirTypeIsAInteger(et) ||
       (mlirIntegerTypeGetWidth(et) != 32 && mlirIntegerTypeGetWidth(et) != 64))
     return opError(op, "kv_len element type must be i32 or i64");
-  return checkDim(op, "kv_len", t, 0, d->b, "batch");
+  TRY(checkDim(op, "kv_len", t, 0, d->b, "batch"));
+  return rank == 2 ? checkDim(op, "kv_len", t, 1, d->hq, "query heads")
+                   : mlirLogicalResultSuccess();
 }
 
 static MlirLogicalResult checkResults(MlirOperation op,

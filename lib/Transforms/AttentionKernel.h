@@ -15,6 +15,7 @@ typedef struct {
   MlirOperation op;
   MlirValue q, k, v, bias, kvLen;
   MlirType elt, outElt, biasElt, kvElt; /* biasElt/kvElt null when absent */
+  bool kvPerHead;                        /* kv_len is [B, Hq], not [B] */
   bool hasLse, causal, kTransposed;
   /* The tensor-core kernel: its buffers have a unit innermost stride. */
   bool mma;

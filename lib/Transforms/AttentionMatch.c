@@ -728,7 +728,8 @@ static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
                                   bool maskedValue, MaskFill fill);
 
 /* masked iff j - L + c > 0 (or >= 0): keys j >= L + adjust are masked. The
- * KV length L must vary with the batch only (the op's operand is [B]). */
+ * KV length L may vary with the batch and the head (in that order: the op's
+ * operand is [B] or [B, Hq]), nothing else. */
 static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
                             int64_t adjust, MaskFill fill) {
   if (fillIsFinite(fill))
@@ -736,13 +737,15 @@ static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
            "average V in the source; the op gives 0)";
   if (m->scoreRank != 4 || kv->rank == 0)
     return "a KV-length mask on scores without a batch dim of their own";
-  bool perBatch = false;
-  for (int k = 0; k < kv->rank; ++k) {
+  bool perBatch = false, perHead = false;
+  for (int k = 0, last = -1; k < kv->rank; ++k) {
     if (sizeOf(kv->tensor, k) == 1)
       continue;
-    if (kv->dims[k] != 0 || perBatch)
-      return "the KV length varies with something other than the batch";
-    perBatch = true;
+    if (kv->dims[k] < 0 || kv->dims[k] > 1 || kv->dims[k] <= last)
+      return "the KV length varies with something other than the batch and the head";
+    last = kv->dims[k];
+    perBatch |= last == 0;
+    perHead |= last == 1;
   }
   if (!perBatch && sizeOf(m->scores, 0) != 1)
     return "the KV length is one value for every batch";
@@ -754,6 +757,7 @@ static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
     return "two different KV-length masks";
   m->kvLen = kv;
   m->kvLenAdjust = adjust;
+  m->kvLenPerHead = perHead;
   return NULL;
 }
 

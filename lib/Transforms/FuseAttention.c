@@ -94,18 +94,33 @@ static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
   return m->biasIsMask ? buildMaskBias(rw, loc, m, t) : t;
 }
 
-/* The KV-length leaf as [B] (unit dims dropped), plus the match's adjustment. */
+/* The KV-length leaf as [B], or [B, Hq] when it varies with the head (unit
+ * dims dropped; a missing batch dim of size 1 added), plus the match's
+ * adjustment. The matcher saw its non-unit dims follow batch, then head. */
 static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
                             const FaAttentionMatch *m) {
   MlirValue t = m->kvLen->tensor;
-  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(t));
-  if (rank != 1) {
-    int group[FA_EXPR_MAX_RANK] = {0};
-    int64_t b = 1;
-    for (intptr_t d = 0; d < rank; ++d)
-      if (sizeOf(t, d) != 1)
-        b = sizeOf(t, d);
-    t = faBuildCollapseShape(rw, loc, t, withShape(mlirValueGetType(t), 1, &b), group);
+  MlirType type = mlirValueGetType(t);
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int outRank = m->kvLenPerHead ? 2 : 1;
+  int group[FA_EXPR_MAX_RANK] = {0};
+  int64_t shape[2] = {1, 1};
+  bool hasBatch = false;
+  for (intptr_t d = 0, g = 0; d < rank; ++d) {
+    if (sizeOf(t, d) != 1) {
+      g = m->kvLenPerHead ? m->kvLen->dims[d] : 0;
+      shape[g] = orDynamic(sizeOf(t, d));
+      hasBatch |= g == 0;
+    }
+    group[d] = (int)g;
+  }
+  if (m->kvLenPerHead && !hasBatch) { /* [.., H, ..] with B = 1: [H], then [1, H] */
+    int low[FA_EXPR_MAX_RANK] = {0}, high[2] = {0, 0};
+    if (rank != 1)
+      t = faBuildCollapseShape(rw, loc, t, withShape(type, 1, &shape[1]), low);
+    t = faBuildExpandShape(rw, loc, t, withShape(type, 2, shape), high);
+  } else if (rank != outRank) {
+    t = faBuildCollapseShape(rw, loc, t, withShape(type, outRank, shape), group);
   }
   return m->kvLenAdjust ? faBuildAddIntConstant(rw, loc, t, m->kvLenAdjust) : t;
 }

@@ -88,8 +88,10 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->outElt = eltOf(mlirOperationGetResult(op, 0));
   if (hasBias)
     k->biasElt = eltOf(k->bias);
-  if (hasLen)
+  if (hasLen) {
     k->kvElt = eltOf(k->kvLen);
+    k->kvPerHead = mlirShapedTypeGetRank(mlirValueGetType(k->kvLen)) == 2;
+  }
   k->hasLse = mlirOperationGetNumResults(op) == 2;
   k->kTransposed = !mlirAttributeIsNull(faOpGetAttr(op, "k_transposed"));
   MlirAttribute off = faOpGetAttr(op, "causal_offset");
@@ -142,7 +144,7 @@ static void appendAliases(FaText *t, const Kernel *k, FaTarget target) {
   appendAnyMemref(t, 3, mlirF32TypeGet(mlirOperationGetContext(k->op)), k->mma);
   if (k->kvElt.ptr) {
     faTextAppend(t, "\n!KVL = ");
-    appendAnyMemref(t, 1, k->kvElt, k->mma);
+    appendAnyMemref(t, k->kvPerHead ? 2 : 1, k->kvElt, k->mma);
   }
   if (k->biasElt.ptr) {
     faTextAppend(t, "\n!BIAS = ");
@@ -199,7 +201,7 @@ static void appendKeyRange(FaText *t, const Kernel *k) {
   faTextAppend(t, "  %%nend0 = arith.addi %%N, %%c0 : index\n");
   const char *cur = "nend0";
   if (k->kvElt.ptr) {
-    faTextAppend(t, "  %%kvv = memref.load %%kvl[%%b] : !KVL\n");
+    faTextAppend(t, "  %%kvv = memref.load %%kvl[%%b%s] : !KVL\n", k->kvPerHead ? ", %h" : "");
     faTextAppend(t, "  %%kvi = arith.index_cast %%kvv : ");
     appendEltType(t, k->kvElt);
     faTextAppend(t, " to index\n  %%kvc = arith.maxsi %%kvi, %%c0 : index\n"

@@ -58,3 +58,27 @@ func.func @fragments(%a: vector<8xf16>, %b: memref<16x16xf16>, %c: vector<8xf32>
   %m = "fa.blockwise_reduction"(%g, %r) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"} : (vector<8xf32>, vector<2xf32>) -> vector<2xf32>
   return %g, %m : vector<8xf32>, vector<2xf32>
 }
+
+// -----
+
+// kv_len is [B] or [B, Hq]; a rank-2 length must have Hq columns.
+func.func @kv_len_per_head_ok(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x4xi32>) {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4xi32>) -> tensor<2x4x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @kv_len_per_kv_head(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x2xi32>) {
+  // expected-error @+1 {{'fa.gridwise_attention' op kv_len dimension 1 (query heads) is 2, expected 4}}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2xi32>) -> tensor<2x4x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @kv_len_rank3(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x4x1xi32>) {
+  // expected-error @+1 {{'fa.gridwise_attention' op kv_len must be a rank-1 tensor of per-batch lengths or a rank-2 tensor of per-(batch, query head) lengths}}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4x1xi32>) -> tensor<2x4x4x16xf32>
+  return
+}

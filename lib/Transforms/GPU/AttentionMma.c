@@ -137,6 +137,7 @@ static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
   faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
   faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
+  faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD", k->kvPerHead);
   if (k->kvElt.ptr)
     faTemplateVarsSetType(vars, "KV_ELT", k->kvElt);
   faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);

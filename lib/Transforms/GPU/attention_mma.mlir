@@ -87,7 +87,11 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     // Keys this workgroup visits: [0, %nend). Past kv_len and past the causal
     // diagonal of its last row nothing is visible.
 //#if KVLEN
+//#if KVLEN_PER_HEAD
+    %kvv = memref.load %kvl[%b, %h] : !KVL
+//#else
     %kvv = memref.load %kvl[%b] : !KVL
+//#endif
     %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
     %kvc = arith.maxsi %kvi, %c0 : index
     %nvalid = arith.minsi %N, %kvc : index

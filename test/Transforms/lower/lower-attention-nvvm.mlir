@@ -64,6 +64,27 @@ func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, 
 
 // -----
 
+// A kv length per (batch, query head) is read at [b, h], on both kernels.
+// CHECK: func.func private @fa_attention_0({{.*}}memref<?x?xi64, strided<[?, 1], offset: ?>>
+// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %[[H:[a-z0-9_]+]], %[[B:[a-z0-9_]+]]) in
+// CHECK: memref.load %{{.*}}[%[[B]], %[[H]]] : memref<?x?xi64, strided<[?, 1], offset: ?>>
+// CHECK: layout = "mma_m16n8k16"
+// CHECK: func.func private @fa_attention_1({{.*}}memref<?x?xi64, strided<[?, ?], offset: ?>>
+// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %[[H2:[a-z0-9_]+]], %[[B2:[a-z0-9_]+]]) in
+// CHECK: memref.load %{{.*}}[%[[B2]], %[[H2]]] : memref<?x?xi64
+func.func @kv_len_per_head(%q: tensor<2x4x5x64xf16>, %k: tensor<2x2x40x64xf16>, %v: tensor<2x2x40x64xf16>, %kvl: tensor<2x4xi64>) -> tensor<2x4x5x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
+      : (tensor<2x4x5x64xf16>, tensor<2x2x40x64xf16>, tensor<2x2x40x64xf16>, tensor<2x4xi64>) -> tensor<2x4x5x64xf16>
+  return %o : tensor<2x4x5x64xf16>
+}
+func.func @kv_len_per_head_f32(%q: tensor<2x4x5x64xf32>, %k: tensor<2x2x40x64xf32>, %v: tensor<2x2x40x64xf32>, %kvl: tensor<2x4xi64>) -> tensor<2x4x5x64xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
+      : (tensor<2x4x5x64xf32>, tensor<2x2x40x64xf32>, tensor<2x2x40x64xf32>, tensor<2x4xi64>) -> tensor<2x4x5x64xf32>
+  return %o : tensor<2x4x5x64xf32>
+}
+
+// -----
+
 // f32 stays exact: the portable kernel (f32 tiles as workgroup attributions).
 // CHECK-LABEL: func.func @f32_portable(
 // CHECK: gpu.launch blocks({{.*}}) workgroup(
