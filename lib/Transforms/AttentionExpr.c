@@ -154,7 +154,9 @@ static const KindEntry kKinds[] = {
     {"tosa.cast", FA_EXPR_CAST, 1},      {"tosa.select", FA_EXPR_SELECT, 3},
     {"tosa.greater", FA_EXPR_CMP, 2},    {"tosa.greater_equal", FA_EXPR_CMP, 2},
     {"tosa.equal", FA_EXPR_CMP, 2},      {"arith.andi", FA_EXPR_AND, 2},
-    {"tosa.logical_and", FA_EXPR_AND, 2},
+    {"tosa.logical_and", FA_EXPR_AND, 2}, {"math.log", FA_EXPR_LOG, 1},
+    {"tosa.log", FA_EXPR_LOG, 1},        {"math.absf", FA_EXPR_ABS, 1},
+    {"tosa.abs", FA_EXPR_ABS, 1},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {

@@ -36,6 +36,8 @@ typedef enum {
   FA_EXPR_SELECT, /* ops[0] ? ops[1] : ops[2] */
   FA_EXPR_CMP,    /* ops[0] <pred> ops[1] */
   FA_EXPR_AND,    /* boolean and */
+  FA_EXPR_LOG,    /* natural logarithm */
+  FA_EXPR_ABS,
 } FaExprKind;
 
 /* Comparison predicates: the relation, and how its operands are read

@@ -1256,20 +1256,209 @@ static bool inChain(const FaAttentionMatch *m, MlirOperation op) {
   return false;
 }
 
-/* Every result of every chain op is used only inside the chain. */
+static const char *const kOtherUser = "the scores or probabilities have another user";
+
+/* Every result of every chain op is used only inside the chain (the log-sum-
+ * exp root, if any, is replaced by the op's lse). */
 static const char *checkUses(const FaAttentionMatch *m) {
   if (m->numChain == FA_MATCH_MAX_OPS)
     return "the chain is too large to analyze";
   for (int i = 0; i < m->numChain; ++i) {
     MlirOperation op = m->chain[i];
-    if (mlirOperationEqual(op, m->pv))
+    if (mlirOperationEqual(op, m->pv) || mlirOperationEqual(op, m->lseRoot))
       continue;
     for (intptr_t r = 0, e = mlirOperationGetNumResults(op); r < e; ++r)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
         if (!inChain(m, mlirOpOperandGetOwner(u)))
-          return "the scores or probabilities have another user";
+          return kOtherUser;
   }
+  return NULL;
+}
+
+/* --- log-sum-exp beside the attention ---------------------------------------- */
+
+enum { LSE_MAX_OPS = 24 };
+
+static bool inList(const MlirOperation *list, int n, MlirOperation op) {
+  for (int i = 0; i < n; ++i)
+    if (mlirOperationEqual(list[i], op))
+      return true;
+  return false;
+}
+
+/* Appends the users of `op`'s results that are in neither the chain nor
+ * `out` and compute something (a return or a store is where values leave);
+ * false if `out` would exceed LSE_MAX_OPS. */
+static bool addOutsideUsers(const FaAttentionMatch *m, MlirOperation op,
+                            MlirOperation *out, int *n) {
+  for (intptr_t r = 0, e = mlirOperationGetNumResults(op); r < e; ++r)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      if (inChain(m, user) || inList(out, *n, user) || !mlirOperationGetNumResults(user))
+        continue;
+      if (*n == LSE_MAX_OPS)
+        return false;
+      out[(*n)++] = user;
+    }
+  return true;
+}
+
+/* The ops outside the chain computed from its values (transitively), or -1
+ * if there are too many to be a log-sum-exp. */
+static int collectOutside(const FaAttentionMatch *m, MlirOperation *out) {
+  int n = 0;
+  for (int i = 0; i < m->numChain; ++i)
+    if (!mlirOperationEqual(m->chain[i], m->pv) && !addOutsideUsers(m, m->chain[i], out, &n))
+      return -1;
+  for (int i = 0; i < n; ++i)
+    if (!addOutsideUsers(m, out[i], out, &n))
+      return -1;
+  return n;
+}
+
+/* The one op of `ops` whose (single) result is used beyond `ops` and the
+ * chain; null if there is none or more than one. */
+static MlirOperation outsideRoot(const FaAttentionMatch *m, const MlirOperation *ops, int n) {
+  MlirOperation root = {NULL};
+  for (int i = 0; i < n; ++i)
+    for (intptr_t r = 0, e = mlirOperationGetNumResults(ops[i]); r < e; ++r)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(ops[i], r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation user = mlirOpOperandGetOwner(u);
+        if (inChain(m, user) || inList(ops, n, user))
+          continue;
+        if ((root.ptr && !mlirOperationEqual(root, ops[i])) || e != 1)
+          return (MlirOperation){NULL};
+        root = ops[i];
+      }
+  return root;
+}
+
+/* Same non-unit dims, in order (a reshape between them moves no element). */
+static bool sameNonUnitDims(MlirValue a, MlirValue b) {
+  intptr_t ra = rankOf(a), rb = rankOf(b), i = 0, j = 0;
+  for (;;) {
+    while (i < ra && sizeOf(a, i) == 1)
+      ++i;
+    while (j < rb && sizeOf(b, j) == 1)
+      ++j;
+    if (i == ra || j == rb)
+      return i == ra && j == rb;
+    if (sizeOf(a, i++) != sizeOf(b, j++))
+      return false;
+  }
+}
+
+/* `v` under reshapes that only add or drop unit dims (they join the chain). */
+static MlirValue peelUnitReshapes(FaAttentionMatch *m, MlirValue v) {
+  for (;;) {
+    MlirOperation def = faValueGetDefiningOp(v);
+    if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
+        !faOpIsA(def, "tosa.reshape"))
+      return v;
+    MlirValue src = mlirOperationGetOperand(def, 0);
+    if (!sameNonUnitDims(src, v))
+      return v;
+    addChain(m, def);
+    v = src;
+  }
+}
+
+/* The row max that `g` is: the max itself, or PyTorch's logsumexp guard
+ * select(|max| == inf, 0, max) (a fully masked row then gives log(0) = -inf,
+ * as the op's lse does). */
+static FaExpr *guardedMax(const FaExpr *g, int rank) {
+  if (faExprIsRowLeaf(g, rank))
+    return (FaExpr *)g;
+  if (g->kind != FA_EXPR_SELECT || !faExprIsConst(faExprStripCasts(g->ops[1]), 0.0))
+    return NULL;
+  FaExpr *mx = faExprStripCasts(g->ops[2]), *c = faExprStripCasts(g->ops[0]);
+  if (!faExprIsRowLeaf(mx, rank) || !c || c->kind != FA_EXPR_CMP || c->pred != FA_CMP_EQ ||
+      c->mode != FA_CMP_ORDERED)
+    return NULL;
+  for (int i = 0; i < 2; ++i) {
+    FaExpr *abs = faExprStripCasts(c->ops[i]), *inf = faExprStripCasts(c->ops[1 - i]);
+    if (abs && abs->kind == FA_EXPR_ABS && faExprEqual(faExprStripCasts(abs->ops[0]), mx) &&
+        inf && inf->kind == FA_EXPR_CONST && isinf(inf->value) && inf->value > 0)
+      return mx;
+  }
+  return NULL;
+}
+
+/* lse = log(sum_j exp(x - g)) + g over the softmax input x, g its (guarded)
+ * row max: the log-sum-exp the op returns as its second result. */
+static const char *matchLseTree(FaAttentionMatch *m, const FaExpr *x, FaExpr *t) {
+  const char *why = kOtherUser;
+  for (int i = 0; t && t->kind == FA_EXPR_ADD && i < 2; ++i) {
+    FaExpr *lg = faExprStripCasts(t->ops[i]), *g = faExprStripCasts(t->ops[1 - i]);
+    FaExpr *row = lg && lg->kind == FA_EXPR_LOG ? faExprStripCasts(lg->ops[0]) : NULL;
+    if (!row || row->kind != FA_EXPR_LEAF || !g)
+      continue;
+    FaExpr *e = faExprStripCasts(reducedInput(m, row, FA_EXPR_ADD, &why));
+    FaExpr *s = e && e->kind == FA_EXPR_EXP ? faExprStripCasts(e->ops[0]) : NULL;
+    if (!s || s->kind != FA_EXPR_SUB)
+      return "the log-sum-exp beside the attention does not sum exp(scores - max)";
+    if (!faExprEqual(faExprStripCasts(s->ops[0]), faExprStripCasts(x)))
+      return "the log-sum-exp beside the attention is not over the softmax's scores";
+    FaExpr *gs = faExprStripCasts(s->ops[1]);
+    FaExpr *mx = gs ? guardedMax(gs, m->scoreRank) : NULL;
+    FaExpr *maxIn = mx ? faExprStripCasts(reducedInput(m, mx, FA_EXPR_MAX, &why)) : NULL;
+    if (!maxIn || !faExprEqual(maxIn, faExprStripCasts(x)))
+      return "the log-sum-exp beside the attention does not shift by the scores' row max";
+    /* g is the same computation, or the same tensor as gs (up to reshapes
+     * of unit dims: the row vector, read per row in both spaces). */
+    bool same = faExprEqual(g, gs) ||
+                (g->tensor.ptr && gs->tensor.ptr &&
+                 mlirValueEqual(peelUnitReshapes(m, g->tensor), peelUnitReshapes(m, gs->tensor)));
+    if (!same)
+      return "the log-sum-exp beside the attention adds back another value than it shifted by";
+    faExprForEachOp(t, NULL, addChainCallback, m);
+    faExprForEachOp(e, NULL, addChainCallback, m);
+    faExprForEachOp(gs, NULL, addChainCallback, m);
+    return NULL;
+  }
+  return why;
+}
+
+/* Is `v` defined before `op` (so the fused op may move before `op`)? */
+static bool definedBefore(MlirValue v, MlirOperation op) {
+  if (!v.ptr || !mlirValueIsAOpResult(v))
+    return true;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!mlirBlockEqual(mlirOperationGetBlock(def), mlirOperationGetBlock(op)))
+    return true;
+  for (MlirOperation o = def; !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (mlirOperationEqual(o, op))
+      return true;
+  return false;
+}
+
+/* Users of the chain outside it are allowed only as one log-sum-exp of the
+ * scores, [.., M] in f32: it becomes the op's lse result (m->lseRoot). */
+static const char *matchLse(FaAttentionMatch *m, const FaExpr *x) {
+  MlirOperation out[LSE_MAX_OPS];
+  int n = collectOutside(m, out);
+  if (n <= 0)
+    return n < 0 ? kOtherUser : NULL;
+  MlirOperation root = outsideRoot(m, out, n);
+  if (!root.ptr)
+    return kOtherUser;
+  MlirValue lse = mlirOperationGetResult(root, 0);
+  if (rankOf(lse) != m->scoreRank - 1 || m->scoreRank < 3 ||
+      !mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(lse))))
+    return kOtherUser;
+  TRY_MATCH(matchLseTree(m, x, faExprStripCasts(faExprBuild(&m->exprs, lse, NULL))));
+  /* The fused op replaces both; it goes before the first, so every operand
+   * must be there already. */
+  if (!mlirBlockEqual(mlirOperationGetBlock(root), mlirOperationGetBlock(m->pv)) ||
+      !definedBefore(m->q.value, root) || !definedBefore(m->k.value, root) ||
+      !definedBefore(m->v.value, root) || (m->bias && !definedBefore(m->bias->tensor, root)) ||
+      (m->kvLen && !definedBefore(m->kvLen->tensor, root)))
+    return "the log-sum-exp beside the attention is computed before V, the bias "
+           "or the KV length exists";
+  m->lseRoot = root;
   return NULL;
 }
 
@@ -1414,6 +1603,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   TRY_MATCH(matchInputs(m, &qk, &pv));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(qkOp, 2)));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
+  TRY_MATCH(matchLse(m, x));
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
   if (m->bias) {

@@ -28,8 +28,10 @@ typedef struct FaAttentionMatch {
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */
-  int64_t kvLenAdjust;
-  bool kvLenPerHead;        /* kvLen varies with the (query) head too: [B, H] */      /* masked; NULL if there is no KV-length mask */
+  int64_t kvLenAdjust;      /* masked; NULL if there is no KV-length mask */
+  bool kvLenPerHead;        /* kvLen varies with the (query) head too: [B, H] */
+  MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
+                               the attention (replaced by the op's lse), or null */
   int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
   int scoreRank;            /* rank of the score space */
   MlirValue scores;         /* a tensor of the score space (for its shape) */

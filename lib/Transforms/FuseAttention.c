@@ -126,9 +126,10 @@ static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
 }
 
 /* The fused op and the ops that feed and reshape it, built (not inserted)
- * into `block`; returns the value that replaces the root. */
+ * into `block`; returns the value that replaces the root, and in `lse` the
+ * one that replaces the log-sum-exp root (if the match has one). */
 static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
-                            const FaAttentionMatch *m) {
+                            const FaAttentionMatch *m, MlirValue *lse) {
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
@@ -141,11 +142,18 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   int64_t shape[4] = {sizeOf(operands.q, 0), sizeOf(operands.q, 1),
                       sizeOf(operands.q, 2), sizeOf(operands.v, 3)};
   MlirType out4 = withShape(mlirValueGetType(mlirOperationGetResult(m->pv, 0)), 4, shape);
-  FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset, false,
-                            m->kTransposed};
+  FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
+                            m->lseRoot.ptr != NULL, m->kTransposed};
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
   MlirValue result = mlirOperationGetResult(attn, 0);
+  if (m->lseRoot.ptr) { /* [B, Hq, M], or [B*Hq, M] for scores of rank 3 */
+    static const int kMergeHeads[3] = {0, 0, 1};
+    MlirValue lseOut = mlirOperationGetResult(m->lseRoot, 0);
+    *lse = mlirOperationGetResult(attn, 1);
+    if (mlirShapedTypeGetRank(mlirValueGetType(lseOut)) == 2)
+      *lse = faBuildCollapseShape(rw, loc, *lse, mlirValueGetType(lseOut), kMergeHeads);
+  }
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4) {
     result = faBuildCollapseShape(rw, loc, result, mlirValueGetType(rootOut),
@@ -175,18 +183,29 @@ static bool verifyBlock(MlirContext ctx, MlirBlock block, FaText *why) {
   return ok;
 }
 
-/* Adds `op` to `all` once, unless it is null, the root (erased by the
+/* Adds `op` to `all` once, unless it is null, a root (erased by the
  * replacement) or inside another op's body (it dies with that op; only ops
  * beside the root are erased one by one). */
 static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
-                        MlirOperation root, MlirOperation op) {
-  if (mlirOperationIsNull(op) || mlirOperationEqual(op, root) ||
+                        const FaAttentionMatch *m, MlirOperation op) {
+  if (mlirOperationIsNull(op) || mlirOperationEqual(op, m->root) ||
+      mlirOperationEqual(op, m->lseRoot) ||
       !mlirOperationEqual(mlirOperationGetParentOperation(op), parent))
     return;
   for (size_t j = 0; j < *n; ++j)
     if (mlirOperationEqual(all[j], op))
       return;
   all[(*n)++] = op;
+}
+
+/* Whichever of `a` and `b` (same block; `b` may be null) comes first. */
+static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
+  if (!b.ptr)
+    return a;
+  for (MlirOperation op = b; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (mlirOperationEqual(op, a))
+      return b;
+  return a;
 }
 
 /* Rewrites the chain of `m` into one fused op, unless an op the rewrite
@@ -196,13 +215,15 @@ static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
 static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
                          FaText *why) {
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
-  MlirValue result = buildFused(rw, block, m);
+  MlirValue lse = {NULL};
+  MlirValue result = buildFused(rw, block, m, &lse);
   if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
     mlirBlockDestroy(block);
     return false;
   }
+  MlirOperation first = firstOf(m->root, m->lseRoot);
   for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));)
-    mlirOperationMoveBefore(op, m->root);
+    mlirOperationMoveBefore(op, first);
   mlirBlockDestroy(block);
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
@@ -210,11 +231,15 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   MlirOperation parent = mlirOperationGetParentOperation(m->root);
   size_t n = 0;
   for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
-    addErasable(all, &n, parent, m->root,
+    addErasable(all, &n, parent, m,
                 i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]);
-  for (intptr_t i = 0, e = mlirOperationGetNumOperands(m->root); i < e; ++i)
-    addErasable(all, &n, parent, m->root,
-                faValueGetDefiningOp(mlirOperationGetOperand(m->root, i)));
+  for (int r = 0; r < 2; ++r) {
+    MlirOperation root = r ? m->lseRoot : m->root;
+    for (intptr_t i = 0, e = root.ptr ? mlirOperationGetNumOperands(root) : 0; i < e; ++i)
+      addErasable(all, &n, parent, m, faValueGetDefiningOp(mlirOperationGetOperand(root, i)));
+  }
+  if (m->lseRoot.ptr)
+    mlirRewriterBaseReplaceOpWithValues(rw, m->lseRoot, 1, &lse);
   mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   faEraseDeadOps(rw, all, n, kDeadOps);
   return true;
