@@ -997,8 +997,126 @@ static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next
 /* A finite fill read as a mask is exact only where it masks alone: with
  * another mask, a row they mask together averages V over some keys in the
  * source but gives 0 in the op. */
-static const char *checkFiniteMask(const FaAttentionMatch *m) {
+/* --- bounds of a bias ----------------------------------------------------------- */
+
+/* An interval that holds every value of a tensor or tree. */
+typedef struct {
+  double lo, hi;
+} Range;
+
+enum { RANGE_MAX_DEPTH = 8, RANGE_MAX_ELEMENTS = 1 << 20 };
+
+static bool rangeOfExpr(FaAttentionMatch *m, const FaExpr *e, MlirValue space, int depth,
+                        Range *r);
+
+/* Elements of a dense (or dense_resource) constant. */
+static bool rangeOfConstant(MlirAttribute dense, Range *r) {
+  if (mlirAttributeIsNull(dense) || !mlirAttributeIsAElements(dense))
+    return false;
+  int64_t n = mlirElementsAttrGetNumElements(dense);
+  if (n < 1 || n > RANGE_MAX_ELEMENTS)
+    return false;
+  *r = (Range){INFINITY, -INFINITY};
+  for (int64_t i = 0; i < n; ++i) {
+    double x = faDenseElementGet(dense, (intptr_t)i);
+    if (!isfinite(x))
+      return false;
+    r->lo = fmin(r->lo, x), r->hi = fmax(r->hi, x);
+  }
+  return true;
+}
+
+/* A generic whose body only converts its one input (sitofp, uitofp, extf,
+ * truncf), which the expression builder keeps as an opaque leaf. */
+static bool isConversionGeneric(MlirOperation g) {
+  if (!faOpIsA(g, "linalg.generic") || mlirOperationGetNumOperands(g) != 2)
+    return false;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  MlirOperation yield = mlirOperationGetNextInBlock(op);
+  return (faOpIsA(op, "arith.sitofp") || faOpIsA(op, "arith.uitofp") ||
+          faOpIsA(op, "arith.extf") || faOpIsA(op, "arith.truncf")) &&
+         faOpIsA(yield, "linalg.yield") &&
+         mlirValueEqual(mlirOperationGetOperand(op, 0), mlirBlockGetArgument(body, 0));
+}
+
+/* Every element of `v`: constants, fills, iotas and elementwise arithmetic on
+ * them (through reshapes, which move no value). */
+static bool rangeOfTensor(FaAttentionMatch *m, MlirValue v, int depth, Range *r) {
+  if (depth > RANGE_MAX_DEPTH)
+    return false;
+  MlirOperation def = faValueGetDefiningOp(v);
+  double splat;
+  if (faValueGetSplat(v, &splat) && isfinite(splat)) {
+    *r = (Range){splat, splat};
+    return true;
+  }
+  if (faOpIsA(def, "tensor.expand_shape") || faOpIsA(def, "tensor.collapse_shape") ||
+      faOpIsA(def, "tosa.reshape"))
+    return rangeOfTensor(m, mlirOperationGetOperand(def, 0), depth + 1, r);
+  if (faOpIsA(def, "arith.constant") || faOpIsA(def, "tosa.const"))
+    return rangeOfConstant(faConstantOpGetValue(def), r);
+  if (isConversionGeneric(def))
+    return rangeOfTensor(m, mlirOperationGetOperand(def, 0), depth + 1, r);
+  FaExpr *e = faExprBuild(&m->exprs, v, NULL);
+  if (!e || e->kind == FA_EXPR_LEAF)
+    return false;
+  return rangeOfExpr(m, e, v, depth + 1, r);
+}
+
+static bool rangeOfExpr(FaAttentionMatch *m, const FaExpr *e, MlirValue space, int depth,
+                        Range *r) {
+  if (!e || depth > RANGE_MAX_DEPTH)
+    return false;
+  switch (e->kind) {
+  case FA_EXPR_CONST: *r = (Range){e->value, e->value}; return isfinite(e->value);
+  case FA_EXPR_INDEX: {
+    int64_t n = sizeOf(space, e->dim);
+    *r = (Range){0, (double)(n - 1)};
+    return n > 0;
+  }
+  case FA_EXPR_LEAF: return rangeOfTensor(m, e->tensor, depth + 1, r);
+  default: break;
+  }
+  /* Operands' ranges: a select's two values (not its condition), else the
+   * one or two operands. */
+  Range a, b = {0, 0};
+  int first = e->kind == FA_EXPR_SELECT ? 1 : 0;
+  if (!rangeOfExpr(m, e->ops[first], space, depth + 1, &a) ||
+      (e->ops[first + 1] && !rangeOfExpr(m, e->ops[first + 1], space, depth + 1, &b)))
+    return false;
+  switch (e->kind) {
+  case FA_EXPR_CAST: *r = a; return true;
+  case FA_EXPR_NEG: *r = (Range){-a.hi, -a.lo}; return true;
+  case FA_EXPR_ADD: *r = (Range){a.lo + b.lo, a.hi + b.hi}; return true;
+  case FA_EXPR_SUB: *r = (Range){a.lo - b.hi, a.hi - b.lo}; return true;
+  case FA_EXPR_MAX: *r = (Range){fmax(a.lo, b.lo), fmax(a.hi, b.hi)}; return true;
+  case FA_EXPR_SELECT: *r = (Range){fmin(a.lo, b.lo), fmax(a.hi, b.hi)}; return true;
+  case FA_EXPR_MUL: {
+    double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+    *r = (Range){fmin(fmin(p[0], p[1]), fmin(p[2], p[3])),
+                 fmax(fmax(p[0], p[1]), fmax(p[2], p[3]))};
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* A bias that masks nothing: every value within +-1e4 (a fill is at most
+ * -1e4), e.g. ALiBi's slope x relative position. */
+static bool biasIsMild(FaAttentionMatch *m) {
+  Range r;
+  return m->bias && !m->biasIsMask && rangeOfExpr(m, m->bias, m->scores, 0, &r) &&
+         r.lo >= -1e4 && r.hi <= 1e4;
+}
+
+/* A replacing finite fill read as a mask must be the only mask, except a
+ * finite causal triangle (which keeps key 0 of every row) beside a bias that
+ * masks nothing: no row is then fully masked, in the source or the op. */
+static const char *checkFiniteMask(FaAttentionMatch *m) {
   int masks = (m->bias != NULL) + m->causal + (m->kvLen != NULL);
+  if (m->finiteMask && masks == 2 && m->causal && biasIsMild(m))
+    return NULL;
   if (m->finiteMask && masks > 1)
     return "a mask with a finite fill is combined with another mask or bias "
            "(rows they mask together would differ)";
@@ -1258,14 +1376,33 @@ static bool inChain(const FaAttentionMatch *m, MlirOperation op) {
 
 static const char *const kOtherUser = "the scores or probabilities have another user";
 
+/* Is chain op i computed from the scores (Q*K^T)? Masks built from iotas and
+ * KV lengths are in the chain too, but others may share them. `memo[i]`: 0
+ * unknown, 1 yes, 2 no, 3 being visited. */
+static bool fromScores(const FaAttentionMatch *m, int i, uint8_t *memo) {
+  if (memo[i] == 1 || memo[i] == 2 || memo[i] == 3)
+    return memo[i] == 1;
+  memo[i] = 3;
+  bool yes = mlirOperationEqual(m->chain[i], m->qk);
+  for (intptr_t o = 0, e = mlirOperationGetNumOperands(m->chain[i]); !yes && o < e; ++o) {
+    MlirOperation def = faValueGetDefiningOp(mlirOperationGetOperand(m->chain[i], o));
+    for (int j = 0; !yes && j < m->numChain; ++j)
+      yes = mlirOperationEqual(m->chain[j], def) && fromScores(m, j, memo);
+  }
+  memo[i] = yes ? 1 : 2;
+  return yes;
+}
+
 /* Every result of every chain op is used only inside the chain (the log-sum-
  * exp root, if any, is replaced by the op's lse). */
 static const char *checkUses(const FaAttentionMatch *m) {
   if (m->numChain == FA_MATCH_MAX_OPS)
     return "the chain is too large to analyze";
+  uint8_t memo[FA_MATCH_MAX_OPS] = {0};
   for (int i = 0; i < m->numChain; ++i) {
     MlirOperation op = m->chain[i];
-    if (mlirOperationEqual(op, m->pv) || mlirOperationEqual(op, m->lseRoot))
+    if (mlirOperationEqual(op, m->pv) || mlirOperationEqual(op, m->lseRoot) ||
+        !fromScores(m, i, memo))
       continue;
     for (intptr_t r = 0, e = mlirOperationGetNumResults(op); r < e; ++r)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
@@ -1309,8 +1446,10 @@ static bool addOutsideUsers(const FaAttentionMatch *m, MlirOperation op,
  * if there are too many to be a log-sum-exp. */
 static int collectOutside(const FaAttentionMatch *m, MlirOperation *out) {
   int n = 0;
+  uint8_t memo[FA_MATCH_MAX_OPS] = {0};
   for (int i = 0; i < m->numChain; ++i)
-    if (!mlirOperationEqual(m->chain[i], m->pv) && !addOutsideUsers(m, m->chain[i], out, &n))
+    if (!mlirOperationEqual(m->chain[i], m->pv) && fromScores(m, i, memo) &&
+        !addOutsideUsers(m, m->chain[i], out, &n))
       return -1;
   for (int i = 0; i < n; ++i)
     if (!addOutsideUsers(m, out[i], out, &n))
@@ -1597,6 +1736,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   TRY_MATCH(checkFiniteMask(m));
   faExprForEachOp(x, m->bias, addChainCallback, m);
   MlirOperation qkOp = faValueGetDefiningOp(peelScoreLayout(scores->tensor, m));
+  m->qk = qkOp;
   TRY_MATCH(matchContraction(qkOp, &qk, false));
   addChain(m, qkOp);
   addChain(m, op);

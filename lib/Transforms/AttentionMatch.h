@@ -15,6 +15,7 @@ typedef struct FaAttentionInput {
 
 typedef struct FaAttentionMatch {
   MlirOperation pv;         /* the P*V contraction */
+  MlirOperation qk;         /* the Q*K^T contraction */
   MlirOperation root;       /* the op whose result the fused op replaces */
   FaAttentionInput q, k, v;
   bool kTransposed;         /* k.value is [.., D, N] */
