@@ -1026,16 +1026,17 @@ static bool rangeOfConstant(MlirAttribute dense, Range *r) {
   return true;
 }
 
-/* A generic whose body only converts its one input (sitofp, uitofp, extf,
- * truncf), which the expression builder keeps as an opaque leaf. */
+/* A generic whose body only converts its one input keeping its value
+ * (sitofp, extf, truncf; not uitofp, which reads a negative integer as a huge
+ * one), which the expression builder keeps as an opaque leaf. */
 static bool isConversionGeneric(MlirOperation g) {
   if (!faOpIsA(g, "linalg.generic") || mlirOperationGetNumOperands(g) != 2)
     return false;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
   MlirOperation op = mlirBlockGetFirstOperation(body);
   MlirOperation yield = mlirOperationGetNextInBlock(op);
-  return (faOpIsA(op, "arith.sitofp") || faOpIsA(op, "arith.uitofp") ||
-          faOpIsA(op, "arith.extf") || faOpIsA(op, "arith.truncf")) &&
+  return (faOpIsA(op, "arith.sitofp") || faOpIsA(op, "arith.extf") ||
+          faOpIsA(op, "arith.truncf")) &&
          faOpIsA(yield, "linalg.yield") &&
          mlirValueEqual(mlirOperationGetOperand(op, 0), mlirBlockGetArgument(body, 0));
 }
