@@ -376,7 +376,7 @@ static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
 
 /* A reshape that only inserts or drops unit dims (every non-unit dim keeps
  * its size and order). */
-static bool isUnitReshape(MlirOperation def, MlirValue v) {
+bool faOpIsUnitReshape(MlirOperation def, MlirValue v) {
   if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
       !faOpIsA(def, "tosa.reshape"))
     return false;
@@ -512,7 +512,7 @@ FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
       return setTensor(e, v, dims);
     b->numNodes = mark;
     b->error = NULL;
-  } else if (isUnitReshape(def, v)) {
+  } else if (faOpIsUnitReshape(def, v)) {
     return setTensor(buildUnitReshape(b, def, v, dims), v, dims);
   } else if (!mlirOperationIsNull(def)) {
     const KindEntry *k = kindOf(def);

@@ -101,6 +101,10 @@ bool faExprIsConst(const FaExpr *e, double value);
  * per-row vector, e.g. the running max), in order. */
 bool faExprIsRowLeaf(const FaExpr *e, int rank);
 
+/* Is `def` (producing `v`) a reshape (tensor.expand_shape / collapse_shape,
+ * tosa.reshape) that only adds or drops unit dims of static shapes? */
+bool faOpIsUnitReshape(MlirOperation def, MlirValue v);
+
 /* The splat value of a constant-like op result (arith.constant, tosa.const,
  * linalg.fill), if it is one. */
 bool faValueGetSplat(MlirValue v, double *out);

@@ -1476,33 +1476,14 @@ static MlirOperation outsideRoot(const FaAttentionMatch *m, const MlirOperation 
   return root;
 }
 
-/* Same non-unit dims, in order (a reshape between them moves no element). */
-static bool sameNonUnitDims(MlirValue a, MlirValue b) {
-  intptr_t ra = rankOf(a), rb = rankOf(b), i = 0, j = 0;
-  for (;;) {
-    while (i < ra && sizeOf(a, i) == 1)
-      ++i;
-    while (j < rb && sizeOf(b, j) == 1)
-      ++j;
-    if (i == ra || j == rb)
-      return i == ra && j == rb;
-    if (sizeOf(a, i++) != sizeOf(b, j++))
-      return false;
-  }
-}
-
 /* `v` under reshapes that only add or drop unit dims (they join the chain). */
 static MlirValue peelUnitReshapes(FaAttentionMatch *m, MlirValue v) {
   for (;;) {
     MlirOperation def = faValueGetDefiningOp(v);
-    if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
-        !faOpIsA(def, "tosa.reshape"))
-      return v;
-    MlirValue src = mlirOperationGetOperand(def, 0);
-    if (!sameNonUnitDims(src, v))
+    if (!faOpIsUnitReshape(def, v))
       return v;
     addChain(m, def);
-    v = src;
+    v = mlirOperationGetOperand(def, 0);
   }
 }
 
