@@ -20,10 +20,8 @@ typedef struct {
   /* The tensor-core kernel: its buffers have a unit innermost stride. */
   bool mma;
   int64_t causalOffset, d, dv;
-  /* Tiles: query rows and keys per workgroup step, warps per workgroup;
-   * the tensor-core kernel takes the bn keys of a step in sub-steps of sub
-   * keys (scores, softmax and P V per sub-step). */
-  int64_t bm, bn, warps, sub;
+  /* Tiles: query rows and keys per workgroup step, warps per workgroup. */
+  int64_t bm, bn, warps;
   double scale;
 } FaAttentionKernel;
 

@@ -15,23 +15,21 @@
 /* Tuning table: the first row whose max_d >= max(D, Dv) (and causal flag,
  * -1 = either) gives the tiles: the fastest spill-free entry of the sweep
  * of bench/tune_mma.sh on an H100 (bench/tune_mma.txt). Rows are 32 query
- * rows per warp (two 16-row slices) wherever the registers allow it; sub
- * is the keys per softmax step: fewer keep fewer scores in registers, more
- * run fewer steps; the values are the ones ptxas builds without spills
- * (test/Integration/bench-kernels.test checks it). */
+ * rows per warp (two 16-row slices) wherever the registers allow it, and
+ * ptxas builds them without spills (test/Integration/bench-kernels.test). */
 typedef struct {
   int64_t maxD;
   int causal;
-  int64_t bm, bn, warps, sub;
+  int64_t bm, bn, warps;
 } TileRow;
 
 static const TileRow kTiles[] = {
-    {64, 0, 128, 128, 4, 128},
-    {64, 1, 128, 64, 4, 64},
-    {96, -1, 128, 64, 4, 64},
-    {128, -1, 128, 64, 4, 64},
-    {256, 0, 128, 32, 8, 32},
-    {256, 1, 64, 32, 4, 32},
+    {64, 0, 128, 128, 4},
+    {64, 1, 128, 64, 4},
+    {96, -1, 128, 64, 4},
+    {128, -1, 128, 64, 4},
+    {256, 0, 128, 32, 8},
+    {256, 1, 64, 32, 4},
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
@@ -72,16 +70,13 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   for (size_t i = 0; i < sizeof kTiles / sizeof kTiles[0]; ++i) {
     const TileRow *row = &kTiles[i];
     if (row->maxD >= dmax && (row->causal < 0 || row->causal == (int)k->causal)) {
-      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->sub = row->sub;
+      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps;
       break;
     }
   }
   k->bm = faAttentionIntAttr(k, "block_m", k->bm);
   k->bn = faAttentionIntAttr(k, "block_n", k->bn);
   k->warps = faAttentionIntAttr(k, "warps", k->warps);
-  /* Steps of the table's width where it divides block_n, else one step. */
-  if (k->sub < 16 || k->bn % k->sub)
-    k->sub = k->bn;
   if (k->warps < 1 || k->warps > 16 || k->bm < 16 || k->bm % (16 * k->warps))
     return "tensor-core tiles: block_m must be a multiple of 16 * warps (1 to 16 warps)";
   if (k->bn < 16 || k->bn > 256 || k->bn % 16)
@@ -151,15 +146,13 @@ static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
 
 static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   long rm = (long)(k->bm / (16 * k->warps));
-  long ns = rm * (long)k->sub / 2, no = rm * (long)k->dv / 2;
+  long ns = rm * (long)k->bn / 2, no = rm * (long)k->dv / 2;
   faTemplateVarsSetInt(vars, "D", (long)k->d);
   faTemplateVarsSetInt(vars, "DV", (long)k->dv);
   faTemplateVarsSetInt(vars, "DP", (long)(k->d + MMA_PAD));
   faTemplateVarsSetInt(vars, "DVP", (long)(k->dv + MMA_PAD));
   faTemplateVarsSetInt(vars, "BM", (long)k->bm);
   faTemplateVarsSetInt(vars, "BN", (long)k->bn);
-  faTemplateVarsSetInt(vars, "SUB", (long)k->sub);
-  faTemplateVarsSetInt(vars, "SPLIT", (long)(k->bn / k->sub));
   faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
   faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
   int64_t b = MMA_ELT_BYTES;
@@ -170,10 +163,10 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "NO", no);
   faTemplateVarsSetInt(vars, "NR", 2 * rm);
   faTemplateVarsSetInt(vars, "NO_PAIRS", no / 2);
-  setFragList(vars, "S_ROWS", ROW_OFFSET, ns, (long)k->sub / 8);
-  setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->sub / 8);
-  setFragList(vars, "S_COLS_MINUS_ROWS", COL_MINUS_ROW, ns, (long)k->sub / 8);
-  setFragList(vars, "S_ROW_STAT", ROW_STAT, ns, (long)k->sub / 8);
+  setFragList(vars, "S_ROWS", ROW_OFFSET, ns, (long)k->bn / 8);
+  setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->bn / 8);
+  setFragList(vars, "S_COLS_MINUS_ROWS", COL_MINUS_ROW, ns, (long)k->bn / 8);
+  setFragList(vars, "S_ROW_STAT", ROW_STAT, ns, (long)k->bn / 8);
   setFragList(vars, "O_ROWS", ROW_OFFSET, no, (long)k->dv / 8);
   setFragList(vars, "O_COLS", COL_OFFSET, no, (long)k->dv / 8);
   setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);

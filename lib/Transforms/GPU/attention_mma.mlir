@@ -16,16 +16,13 @@
 // tiles in two stages; rows are padded by 16 bytes so that ldmatrix is free
 // of bank conflicts. Tiles are copied with 16-byte cp.async by
 // @{{NAME}}_copy_q, _k and _v (GPU/tile_copy.mlir); K and V of tile t+1 are
-// in flight while tile t is used, behind one barrier per tile. A tile's
-// {{BN}} keys are taken in steps of {{SUB}} (scores, softmax, P V per step).
+// in flight while tile t is used, behind one barrier per tile.
 // At the end the same memory stages O for 16-byte stores.
 
 #ws = #gpu.address_space<workgroup>
 !tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
 !tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
 !tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
-!tks = memref<{{SUB}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
-!tvs = memref<{{SUB}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
 !sfrag = vector<{{NS}}xf32>
 !pfrag = vector<{{NS}}x{{E}}>
 !ofrag = vector<{{NO}}xf32>
@@ -171,10 +168,9 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %es = arith.constant {{EXP_SCALE}} : f32
     %ess = vector.broadcast %es : f32 to !sfrag
     %esr = vector.broadcast %es : f32 to !rows
-    %cSUB = arith.constant {{SUB}} : index
 
     %fin:3 = scf.for %t = %c0 to %NT step %c1
-        iter_args(%acc0 = %o_init, %mrow0 = %m_init, %lrow0 = %l_init) -> (!ofrag, !rows, !rows) {
+        iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!ofrag, !rows, !rows) {
       %st = arith.remui %t, %c2 : index
       %st1 = arith.subi %c1, %st : index
       %n0 = arith.muli %t, %cBN : index
@@ -195,18 +191,12 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       }
       %gn = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 
-      // The tile's keys in steps of {{SUB}}: scores, softmax and P V per step,
-      // so that only one step's scores are live in registers.
-      %res:3 = affine.for %j = 0 to {{SPLIT}}
-          iter_args(%acc = %acc0, %mrow = %mrow0, %lrow = %lrow0) -> (!ofrag, !rows, !rows) {
-      %jr = arith.muli %j, %cSUB : index
-      %ks = memref.subview %kbuf[%st, %jr, 0] [1, {{SUB}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tks
+      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
       %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
-          : (!tq, !tks, !sfrag) -> !sfrag
-      %nj = arith.addi %n0, %jr : index
+          : (!tq, !tk, !sfrag) -> !sfrag
 
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
-      %n0i = arith.index_cast %nj : index to i32
+      %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
 //#if BIAS
       %s2 = arith.mulf %s, %qkv : !sfrag
@@ -257,7 +247,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 
       // Masks only where some key of the tile is hidden: past N / kv_len, or
       // above the causal diagonal of the tile's first row.
-      %tend = arith.addi %nj, %cSUB : index
+      %tend = arith.addi %n0, %cBN : index
       %past = arith.cmpi sgt, %tend, %nvalid : index
 //#if CAUSAL
       %above = arith.cmpi sgt, %tend, %diag : index
@@ -338,12 +328,10 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       // tiles is the A layout of one 16-key step, so a conversion suffices.
       %pe = arith.truncf %p : !sfrag to !pfrag
 
-      // O += P V for the step's keys.
-      %vs = memref.subview %vbuf[%st, %jr, 0] [1, {{SUB}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tvs
-      %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tvs, !ofrag) -> !ofrag
-      affine.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
-      }
-      scf.yield %res#0, %res#1, %res#2 : !ofrag, !rows, !rows
+      // O += P V.
+      %vs = memref.subview %vbuf[%st, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+      %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tv, !ofrag) -> !ofrag
+      scf.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
     }
 
     // Epilogue: O / l (0 for a row with no visible key), staged through
