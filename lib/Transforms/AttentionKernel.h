@@ -20,8 +20,9 @@ typedef struct {
   /* The tensor-core kernel: its buffers have a unit innermost stride. */
   bool mma;
   int64_t causalOffset, d, dv;
-  /* Tiles: query rows and keys per workgroup step, warps per workgroup. */
-  int64_t bm, bn, warps;
+  /* Tiles: query rows and keys per workgroup step, warps per workgroup,
+   * K / V buffer stages (tensor-core kernel). */
+  int64_t bm, bn, warps, stages;
   double scale;
 } FaAttentionKernel;
 

@@ -16,20 +16,23 @@
  * -1 = either) gives the tiles: the fastest spill-free entry of the sweep
  * of bench/tune_mma.sh on an H100 (bench/tune_mma.txt). Rows are 32 query
  * rows per warp (two 16-row slices) wherever the registers allow it, and
- * ptxas builds them without spills (test/Integration/bench-kernels.test). */
+ * ptxas builds them without spills (test/Integration/bench-kernels.test).
+ * stages = 1 (FlashAttention-2's order) measured faster than 2 up to D = 128
+ * and slower at D = 256. Without a causal mask at D = 64 the kernel fits 168
+ * registers, so three workgroups share an SM (bench-kernels.test). */
 typedef struct {
   int64_t maxD;
   int causal;
-  int64_t bm, bn, warps;
+  int64_t bm, bn, warps, stages;
 } TileRow;
 
 static const TileRow kTiles[] = {
-    {64, 0, 128, 128, 4},
-    {64, 1, 128, 64, 4},
-    {96, -1, 128, 64, 4},
-    {128, -1, 128, 64, 4},
-    {256, 0, 128, 32, 8},
-    {256, 1, 64, 32, 4},
+    {64, 0, 128, 64, 4, 1},
+    {64, 1, 128, 128, 4, 1},
+    {96, -1, 128, 64, 4, 1},
+    {128, -1, 128, 64, 4, 1},
+    {256, 0, 128, 32, 8, 2},
+    {256, 1, 64, 32, 4, 2},
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
@@ -38,17 +41,20 @@ enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
 /* P = exp2(S - m) <= 2^MMA_MAX_SLACK where m lags the row's max (f16 holds
  * up to 65504, bf16 far more; f32 sums of such P stay exact enough). */
 enum { MMA_MAX_SLACK = 8 };
+/* Causal workgroups run longest first in chunks of (batch, head) pairs whose
+ * K and V take at most this much of L2 (H100: 50 MB, A100: 40 MB). */
+enum { MMA_L2_BUDGET = 16 << 20 };
 
 static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
 }
 
-/* The Q tile and two stages of K and V tiles; afterwards the same memory
- * stages the [bm x dv] output tile. */
+/* The Q tile and one or two stages of K and V tiles; afterwards the same
+ * memory stages the [bm x dv] output tile. */
 static int64_t smemBytes(const FaAttentionKernel *k) {
   int64_t b = MMA_ELT_BYTES;
-  int64_t tiles = b * (k->bm * (k->d + MMA_PAD) + 2 * k->bn * (k->d + MMA_PAD) +
-                       2 * k->bn * (k->dv + MMA_PAD));
+  int64_t tiles = b * (k->bm * (k->d + MMA_PAD) + k->stages * k->bn * (k->d + MMA_PAD) +
+                       k->stages * k->bn * (k->dv + MMA_PAD));
   int64_t out = outBytes(k) * k->bm * (k->dv + MMA_PAD);
   return tiles > out ? tiles : out;
 }
@@ -70,19 +76,22 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   for (size_t i = 0; i < sizeof kTiles / sizeof kTiles[0]; ++i) {
     const TileRow *row = &kTiles[i];
     if (row->maxD >= dmax && (row->causal < 0 || row->causal == (int)k->causal)) {
-      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps;
+      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->stages = row->stages;
       break;
     }
   }
   k->bm = faAttentionIntAttr(k, "block_m", k->bm);
   k->bn = faAttentionIntAttr(k, "block_n", k->bn);
   k->warps = faAttentionIntAttr(k, "warps", k->warps);
+  k->stages = faAttentionIntAttr(k, "stages", k->stages);
   if (k->warps < 1 || k->warps > 16 || k->bm < 16 || k->bm % (16 * k->warps))
     return "tensor-core tiles: block_m must be a multiple of 16 * warps (1 to 16 warps)";
   if (k->bn < 16 || k->bn > 256 || k->bn % 16)
     return "tensor-core tiles: block_n must be a multiple of 16 up to 256";
+  if (k->stages < 1 || k->stages > 2)
+    return "tensor-core tiles: stages must be 1 (FlashAttention-2's order) or 2";
   if (smemBytes(k) > MMA_SMEM_LIMIT)
-    return "tensor-core tiles: the Q tile and two stages of K and V tiles (or the "
+    return "tensor-core tiles: the Q tile and the stages of K and V tiles (or the "
            "output tile) exceed 163 KiB of shared memory";
   return NULL;
 }
@@ -157,7 +166,13 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
   int64_t b = MMA_ELT_BYTES;
   faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
-  faTemplateVarsSetInt(vars, "OFF_V", (long)(b * (k->bm + 2 * k->bn) * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "OFF_V",
+                       (long)(b * (k->bm + k->stages * k->bn) * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "STAGES", (long)k->stages);
+  faTemplateVarsSetInt(vars, "KV_ROW_BYTES", (long)(b * (k->d + k->dv)));
+  faTemplateVarsSetInt(vars, "L2_BUDGET", (long)MMA_L2_BUDGET);
+
+  faTemplateVarsSetFlag(vars, "ONE_STAGE", k->stages == 1);
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
   faTemplateVarsSetInt(vars, "NS", ns);
   faTemplateVarsSetInt(vars, "NO", no);

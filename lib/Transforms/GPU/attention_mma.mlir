@@ -13,11 +13,13 @@
 // of the [BM x Dv] output, !rows the running max / sum of its rows.
 //
 // Shared memory (dynamic, {{SMEM_BYTES}} bytes): the Q tile, then K and V
-// tiles in two stages; rows are padded by 16 bytes so that ldmatrix is free
-// of bank conflicts. Tiles are copied with 16-byte cp.async by
-// @{{NAME}}_copy_q, _k and _v (GPU/tile_copy.mlir); K and V of tile t+1 are
-// in flight while tile t is used, behind one barrier per tile.
-// At the end the same memory stages O for 16-byte stores.
+// tiles in {{STAGES}} stage(s); rows are padded by 16 bytes so that ldmatrix is
+// free of bank conflicts. Tiles are copied with 16-byte cp.async by
+// @{{NAME}}_copy_q, _k and _v (GPU/tile_copy.mlir). With two stages, K and V
+// of tile t+1 are in flight while tile t is used, behind one barrier per
+// tile; with one stage (FlashAttention-2's order), V(t) lands while
+// S = Q K(t)^T runs and K(t+1) while the softmax and P V(t) run, behind two
+// barriers per tile. At the end the same memory stages O for 16-byte stores.
 
 #ws = #gpu.address_space<workgroup>
 !tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
@@ -46,11 +48,46 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   %MT = arith.ceildivui %M, %cBM : index
   %nth = arith.constant {{THREADS}} : index
   %smem = arith.constant {{SMEM_BYTES}} : i32
+  // The body is in an scf.execute_region: the inliner does not inline into
+  // gpu.launch.
+//#if CAUSAL
+  // Under a causal mask query tile i visits i + 1 key tiles: workgroups are
+  // numbered longest first over all (batch, head) pairs, so that the last
+  // ones to start are the shortest and every SM ends at about the same time.
+  // Pairs go in chunks whose K and V fit {{L2_BUDGET}} bytes of L2, so that
+  // the workgroups in flight share their keys.
+  %BH = arith.muli %B, %Hq : index
+  %nblk = arith.muli %BH, %MT : index
+  %kvrow = arith.constant {{KV_ROW_BYTES}} : index
+  %kvhead = arith.muli %N, %kvrow : index
+  %kvhead1 = arith.maxui %kvhead, %c1 : index
+  %l2 = arith.constant {{L2_BUDGET}} : index
+  %perChunk0 = arith.divui %l2, %kvhead1 : index
+  %perChunk = arith.maxui %perChunk0, %c1 : index
+  gpu.launch blocks(%lin, %u1, %u2) in (%gx = %nblk, %gy = %c1, %gz = %c1)
+             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %smem {
+  scf.execute_region {
+    // Workgroup %lin: chunk %chunkIdx of %perChunk pairs, %cw of them in this chunk
+    // (fewer in the last); within it tile %mt (0 = the last query tile,
+    // the longest) of pair %bh.
+    %chunkLen = arith.muli %perChunk, %MT : index
+    %chunkIdx = arith.divui %lin, %chunkLen : index
+    %inChunk = arith.remui %lin, %chunkLen : index
+    %bh0 = arith.muli %chunkIdx, %perChunk : index
+    %bhLeft = arith.subi %BH, %bh0 : index
+    %cw = arith.minui %perChunk, %bhLeft : index
+    %mt = arith.divui %inChunk, %cw : index
+    %bhIn = arith.remui %inChunk, %cw : index
+    %bh = arith.addi %bh0, %bhIn : index
+    %h = arith.remui %bh, %Hq : index
+    %b = arith.divui %bh, %Hq : index
+//#else
   gpu.launch blocks(%mt, %h, %b) in (%gx = %MT, %gy = %Hq, %gz = %B)
              threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
              dynamic_shared_memory_size %smem {
-  // In an scf.execute_region: the inliner does not inline into gpu.launch.
   scf.execute_region {
+//#endif
     %c4 = arith.constant 4 : index
     %c32 = arith.constant 32 : index
     %cBN = arith.constant {{BN}} : index
@@ -70,15 +107,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %mleft = arith.subi %M, %m0 : index
     %rows = arith.minui %mleft, %cBM : index
 
-    // Shared memory: Q | K stage 0, 1 | V stage 0, 1.
+    // Shared memory: Q | K stages | V stages.
     %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #ws>
     %raw = memref.reinterpret_cast %raw0 to offset: [0], sizes: [{{SMEM_BYTES}}], strides: [1]
         : memref<0xi8, #ws> to memref<{{SMEM_BYTES}}xi8, #ws>
     %offK = arith.constant {{OFF_K}} : index
     %offV = arith.constant {{OFF_V}} : index
     %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{BM}}x{{DP}}x{{E}}, #ws>
-    %kbuf = memref.view %raw[%offK][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<2x{{BN}}x{{DP}}x{{E}}, #ws>
-    %vbuf = memref.view %raw[%offV][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<2x{{BN}}x{{DVP}}x{{E}}, #ws>
+    %kbuf = memref.view %raw[%offK][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws>
+    %vbuf = memref.view %raw[%offV][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws>
     %qs = memref.subview %qbuf[0, 0] [{{BM}}, {{D}}] [1, 1] : memref<{{BM}}x{{DP}}x{{E}}, #ws> to !tq
 
     // Keys this workgroup visits: [0, %nend). Past kv_len and past the causal
@@ -142,12 +179,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %lowest = arith.constant -3.40282347E+38 : f32
 //#endif
 
-    // Q once, K and V of the first tile: one group.
+    // Q once, K and V of the first tile (with one stage, K only): one group.
     func.call @{{NAME}}_copy_q(%q, %b, %h, %m0, %M, %qs) : (!Q, index, index, index, index, !tq) -> ()
-    %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+    %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
     func.call @{{NAME}}_copy_k(%k, %b, %hk, %c0, %nend, %k0) : (!K, index, index, index, index, !tk) -> ()
-    %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+    %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+//#if ONE_STAGE
+//#else
     func.call @{{NAME}}_copy_v(%v, %b, %hk, %c0, %nend, %v0) : (!V, index, index, index, index, !tv) -> ()
+//#endif
     %gq = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 
     %upoison = ub.poison : !ofrag
@@ -171,12 +211,24 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 
     %fin:3 = scf.for %t = %c0 to %NT step %c1
         iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!ofrag, !rows, !rows) {
-      %st = arith.remui %t, %c2 : index
-      %st1 = arith.subi %c1, %st : index
       %n0 = arith.muli %t, %cBN : index
       %t1 = arith.addi %t, %c1 : index
       %more = arith.cmpi ult, %t1, %NT : index
       %n1 = arith.addi %n0, %cBN : index
+//#if ONE_STAGE
+      %st = arith.addi %c0, %c0 : index
+
+      // Once K(t) has landed and every warp is past P V(t-1), V(t) is
+      // copied: it lands while S = Q K^T runs. (Copying V(0) before the
+      // loop measured slower: at D = 64 the kernel no longer fit 168
+      // registers, three workgroups per SM.)
+      nvgpu.device_async_wait %gq {numGroups = 0 : i32}
+      gpu.barrier
+      func.call @{{NAME}}_copy_v(%v, %b, %hk, %n0, %nend, %v0) : (!V, index, index, index, index, !tv) -> ()
+      %gv = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+//#else
+      %st = arith.remui %t, %c2 : index
+      %st1 = arith.subi %c1, %st : index
 
       // Once K(t) and V(t) have landed and every warp is past tile t - 1,
       // K(t+1) and V(t+1) are copied into the other stage: one barrier per
@@ -184,14 +236,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       nvgpu.device_async_wait %gq {numGroups = 0 : i32}
       gpu.barrier
       scf.if %more {
-        %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+        %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
         func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %kn) : (!K, index, index, index, index, !tk) -> ()
-        %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+        %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
         func.call @{{NAME}}_copy_v(%v, %b, %hk, %n1, %nend, %vn) : (!V, index, index, index, index, !tv) -> ()
       }
       %gn = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+//#endif
 
-      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<2x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
       %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
           : (!tq, !tk, !sfrag) -> !sfrag
 
@@ -274,6 +327,17 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       } else {
         scf.yield %s3 : !sfrag
       }
+//#if ONE_STAGE
+
+      // Once V(t) has landed and every warp is past S = Q K(t)^T, K(t+1) is
+      // copied: it lands while the softmax and P V run.
+      nvgpu.device_async_wait %gq {numGroups = 0 : i32}
+      gpu.barrier
+      scf.if %more {
+        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %k0) : (!K, index, index, index, index, !tk) -> ()
+      }
+      %gk = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
+//#endif
 
       // Online softmax on the fragments: m' = max(m, rowmax S), P = exp2(S - m'),
       // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
@@ -329,7 +393,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       %pe = arith.truncf %p : !sfrag to !pfrag
 
       // O += P V.
-      %vs = memref.subview %vbuf[%st, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<2x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+      %vs = memref.subview %vbuf[%st, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
       %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tv, !ofrag) -> !ofrag
       scf.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
     }

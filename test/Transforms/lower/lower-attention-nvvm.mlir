@@ -9,17 +9,40 @@
 // CHECK-LABEL: func.func @f16_causal_gqa(
 // CHECK: memref.global "public" @fa_attention_0_smem : memref<0xi8, #gpu.address_space<workgroup>>
 // CHECK: func.func private @fa_attention_0({{.*}}strided<[?, ?, ?, 1], offset: ?>{{.*}}) attributes {fa.attention_kernel}
-// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size
+// Causal: a 1-D grid numbered longest first, in chunks of (batch, head)
+// pairs whose K and V fit 16 MiB (64 x 2 x 2 bytes per key here).
+// CHECK: %[[KVROW:.*]] = arith.constant 256 : index
+// CHECK: %[[KVHEAD:.*]] = arith.muli %{{.*}}, %[[KVROW]] : index
+// CHECK: arith.divui %c16777216, %{{.*}} : index
+// CHECK: gpu.launch blocks(%[[LIN:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[NBLK:[0-9]+]], %{{.*}} = %c1, %{{.*}} = %c1) {{.*}} dynamic_shared_memory_size
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[LIN]], %[[CLEN:.*]] : index
+// CHECK: arith.remui %[[LIN]], %[[CLEN]] : index
+// One stage, 128-key tiles (the table's choice at D = 64, causal): Q | K | V.
+// CHECK: memref.view {{.*}} to memref<1x128x72xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<1x128x72xf16, #gpu.address_space<workgroup>>
 // Dense source rows (row stride = D, checked at run time) are copied with constant offsets.
 // CHECK: %[[DENSE:.*]] = arith.cmpi eq, %{{.*}}#2, %c64
 // CHECK: scf.if %[[DENSE]]
 // CHECK: memref.reinterpret_cast {{.*}} strides: [%{{.*}}, %{{.*}}, 64, 1]
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, {{.*}} {bypassL1}
+// Q and K(0) before the loop, one group.
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<128x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NOT: nvgpu.device_async_copy
 // CHECK: "fa.blockwise_fill"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf32>, f32) -> vector<64xf32>
-// CHECK: scf.for
+// CHECK: scf.for %[[T:[a-z0-9]+]] =
+// Top of the tile: once K(t) has landed, V(t) is copied into V's only
+// buffer.
 // CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
 // CHECK-NEXT: gpu.barrier
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<128x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<128x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<128x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>>, memref<128x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<128xf32>) -> vector<128xf32>
+// After S: V(t) has landed and K(t+1) is copied into K's only buffer.
+// CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if
+// CHECK: nvgpu.device_async_create_group
 // CHECK: %[[MAX:.*]] = "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"}
 // The running max moves only when the tile's max exceeds it by more than 2^8 (log2 domain).
 // CHECK: %[[GROW:.*]] = arith.subf %[[MAX]], %[[OLD:.*]] : vector<4xf32>
@@ -28,8 +51,8 @@
 // CHECK: %[[MOVED:.*]] = arith.cmpf ogt, %[[GROWE]], %[[SLACK]] : vector<4xf32>
 // CHECK: arith.select %[[MOVED]], %[[MAX]], %[[OLD]] : vector<4xi1>, vector<4xf32>
 // CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16"}
-// CHECK: arith.truncf {{.*}} : vector<64xf32> to vector<64xf16>
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf16>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: arith.truncf {{.*}} : vector<128xf32> to vector<128xf16>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<128xf16>, memref<128x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
 // CHECK-NOT: func.call @fa_attention_0_copy
 // MMA-LABEL: func.func @f16_causal_gqa(
 // MMA-NOT: "fa.blockwise
@@ -125,4 +148,29 @@ func.func @f16_k_transposed_big_tiles(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2
   %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.0625 : f32, block_m = 64 : i64, block_n = 64 : i64}
       : (tensor<1x2x33x128xf16>, tensor<1x2x128x40xf16>, tensor<1x2x40x128xf16>) -> tensor<1x2x33x128xf16>
   return %o : tensor<1x2x33x128xf16>
+}
+
+// -----
+
+// stages = 2: K and V of the next tile are copied together into the other
+// stage, behind one barrier per tile; without a causal mask the grid is
+// (query tile, head, batch).
+// CHECK-LABEL: func.func @f16_two_stages(
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %dim{{.*}}, %{{.*}} = %dim{{.*}})
+// CHECK: memref.view {{.*}} to memref<2x64x136xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<64x128xf16, strided<[136, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<64x128xf16, strided<[136, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NOT: gpu.barrier
+// CHECK: "fa.blockwise_gemm"({{.*}}transpose_b
+// CHECK-NOT: gpu.barrier
+// CHECK: "fa.blockwise_gemm"
+// CHECK: scf.yield
+func.func @f16_two_stages(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, stages = 2 : i64}
+      : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
+  return %o : tensor<?x?x?x128xf16>
 }
