@@ -376,12 +376,47 @@ static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
 
 /* A reshape that only inserts or drops unit dims (every non-unit dim keeps
  * its size and order). */
+/* An expand_shape / collapse_shape whose every group has at most one dim
+ * that is not a static 1 (dynamic dims included): that dim is the narrow
+ * one, as the op's semantics make the group's product the narrow size. */
+static bool reassociationIsUnit(MlirOperation def, MlirValue v) {
+  MlirAttribute re = faOpGetAttr(def, "reassociation");
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirType wide = mlirValueGetType(faOpIsA(def, "tensor.expand_shape") ? v : src);
+  intptr_t rank = mlirShapedTypeGetRank(wide);
+  if (mlirAttributeIsNull(re) || !mlirAttributeIsAArray(re))
+    return false;
+  for (intptr_t g = 0; g < mlirArrayAttrGetNumElements(re); ++g) {
+    MlirAttribute grp = mlirArrayAttrGetElement(re, g);
+    if (!mlirAttributeIsAArray(grp))
+      return false;
+    int nonUnit = 0;
+    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(grp); ++i) {
+      MlirAttribute a = mlirArrayAttrGetElement(grp, i);
+      if (!mlirAttributeIsAInteger(a))
+        return false;
+      int64_t d = mlirIntegerAttrGetValueInt(a);
+      if (d < 0 || d >= rank)
+        return false;
+      nonUnit += mlirShapedTypeIsDynamicDim(wide, d) || mlirShapedTypeGetDimSize(wide, d) != 1;
+    }
+    if (nonUnit > 1)
+      return false;
+  }
+  return true;
+}
+
 bool faOpIsUnitReshape(MlirOperation def, MlirValue v) {
   if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
       !faOpIsA(def, "tosa.reshape"))
     return false;
   MlirType st = mlirValueGetType(mlirOperationGetOperand(def, 0));
   MlirType rt = mlirValueGetType(v);
+  if (!mlirTypeIsARankedTensor(st) || !mlirTypeIsARankedTensor(rt))
+    return false;
+  if (!faOpIsA(def, "tosa.reshape") &&
+      (!mlirShapedTypeHasStaticShape(st) || !mlirShapedTypeHasStaticShape(rt)))
+    return reassociationIsUnit(def, v);
   if (!mlirShapedTypeHasStaticShape(st) || !mlirShapedTypeHasStaticShape(rt))
     return false;
   intptr_t j = 0, rr = mlirShapedTypeGetRank(rt);

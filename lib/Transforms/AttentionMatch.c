@@ -13,6 +13,7 @@
  * reason; nothing is rewritten here. */
 #include "AttentionMatch.h"
 #include "Builders.h"
+#include "DimEquality.h"
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -118,9 +119,27 @@ static bool reassociationIs(MlirAttribute r, const int *groups, int rank) {
   return d == rank;
 }
 
+/* Whether the dims of `high` and `low` regroup as `groups` says: each low
+ * dim is provably the product of its group of high dims (static sizes, or
+ * sizes traced to the same values: DimEquality.c). */
+static bool sizesRegroup(MlirValue high, MlirValue low, const int *groups) {
+  int hr = (int)rankOf(high), lr = (int)rankOf(low);
+  for (int g = 0; g < lr; ++g) {
+    intptr_t dims[8];
+    int n = 0;
+    for (int d = 0; d < hr && n < 8; ++d)
+      if (groups[d] == g)
+        dims[n++] = d;
+    if (!faDimProductProvablyEqual(high, dims, n, low, g))
+      return false;
+  }
+  return true;
+}
+
 /* A reshape between `high` and `low` that merges/splits high dims as
  * `groups` says (a tensor.collapse_shape / expand_shape with that
- * reassociation, or a static tosa.reshape with those sizes). */
+ * reassociation, a static tosa.reshape with those sizes, or a
+ * tensor.reshape whose sizes provably regroup so: dynamic exports). */
 static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
                       const int *groups) {
   int hr = (int)rankOf(high), lr = (int)rankOf(low);
@@ -128,6 +147,8 @@ static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
     return false;
   if (faOpIsA(op, "tensor.collapse_shape") || faOpIsA(op, "tensor.expand_shape"))
     return reassociationIs(faOpGetAttr(op, "reassociation"), groups, hr);
+  if (faOpIsA(op, "tensor.reshape"))
+    return sizesRegroup(high, low, groups);
   if (!faOpIsA(op, "tosa.reshape"))
     return false;
   int64_t prod[8];
@@ -168,6 +189,77 @@ static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
 
 static MlirValue peelBatchSplit(MlirValue v, MlirOperation *reshape) {
   return peelBatchReshape(v, false, reshape);
+}
+
+static bool isConstantInt(MlirValue v, int64_t want) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  MlirAttribute a = mlirOperationIsNull(def) || !faOpIsA(def, "arith.constant")
+                        ? mlirAttributeGetNull()
+                        : faOpGetAttr(def, "value");
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a) &&
+         mlirIntegerAttrGetValueInt(a) == want;
+}
+
+static bool isLinalgIndex(MlirValue v, int64_t dim) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  if (mlirOperationIsNull(def) || !faOpIsA(def, "linalg.index"))
+    return false;
+  MlirAttribute a = faOpGetAttr(def, "dim");
+  return !mlirAttributeIsNull(a) && mlirIntegerAttrGetValueInt(a) == dim;
+}
+
+/* Index k of the copy below: linalg.index k, or select(S == 1, 0,
+ * linalg.index k) with S provably dim k of `src` (so S == 1 only where that
+ * dim, and the copy's, is 1: the select picks 0 = linalg.index k). */
+static bool isCopyIndex(MlirValue v, MlirValue src, int64_t k) {
+  if (isLinalgIndex(v, k))
+    return true;
+  MlirOperation sel = faValueGetDefiningOp(v);
+  if (mlirOperationIsNull(sel) || !faOpIsA(sel, "arith.select") ||
+      !isConstantInt(mlirOperationGetOperand(sel, 1), 0) ||
+      !isLinalgIndex(mlirOperationGetOperand(sel, 2), k))
+    return false;
+  MlirOperation cmp = faValueGetDefiningOp(mlirOperationGetOperand(sel, 0));
+  if (mlirOperationIsNull(cmp) || !faOpIsA(cmp, "arith.cmpi") ||
+      mlirIntegerAttrGetValueInt(faOpGetAttr(cmp, "predicate")) != 0 /* eq */)
+    return false;
+  MlirValue a = mlirOperationGetOperand(cmp, 0), b = mlirOperationGetOperand(cmp, 1);
+  MlirValue size = isConstantInt(b, 1) ? a : isConstantInt(a, 1) ? b : (MlirValue){NULL};
+  return size.ptr && faSizeProvablyEqualsDim(size, src, k);
+}
+
+/* torch-mlir's broadcast of a matmul operand with dynamic dims: a
+ * linalg.generic with no inputs yielding tensor.extract %src[..] of a
+ * tensor of v's rank and element type. Returns src and the extract. */
+static MlirValue copySource(MlirValue v, MlirOperation *extract) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  intptr_t rank = rankOf(v);
+  if (mlirOperationIsNull(def) || !faOpIsA(def, "linalg.generic") ||
+      mlirOperationGetNumOperands(def) != 1 || mlirOperationGetNumResults(def) != 1)
+    return (MlirValue){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(yield) || mlirOperationGetNumOperands(yield) != 1)
+    return (MlirValue){NULL};
+  *extract = faValueGetDefiningOp(mlirOperationGetOperand(yield, 0));
+  if (mlirOperationIsNull(*extract) || !faOpIsA(*extract, "tensor.extract"))
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(*extract, 0);
+  if (rankOf(src) != rank || mlirOperationGetNumOperands(*extract) != rank + 1 ||
+      !mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(src)),
+                     mlirShapedTypeGetElementType(mlirValueGetType(v))))
+    return (MlirValue){NULL};
+  return src;
+}
+
+/* Whether that copy leaves src unchanged: each index is the loop's own (see
+ * isCopyIndex) and every dim of the result is provably src's. */
+static bool copyIsIdentity(MlirValue v, MlirOperation extract, MlirValue src) {
+  for (intptr_t k = 0, rank = rankOf(v); k < rank; ++k)
+    if (!isCopyIndex(mlirOperationGetOperand(extract, k + 1), src, k) ||
+        !faDimsProvablyEqual(v, k, src, k))
+      return false;
+  return true;
 }
 
 /* The float types attention is computed in (no 8-bit formats: a rounding to
@@ -1368,10 +1460,13 @@ static const char *matchInputs(FaAttentionMatch *m, const Contraction *qk,
 
 /* --- uses ------------------------------------------------------------------- */
 
+/* Whether `op` is a chain op or inside one's region (the tensor.extract of
+ * an identity copy reads the probabilities from its body). */
 static bool inChain(const FaAttentionMatch *m, MlirOperation op) {
-  for (int i = 0; i < m->numChain; ++i)
-    if (mlirOperationEqual(m->chain[i], op))
-      return true;
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    for (int i = 0; i < m->numChain; ++i)
+      if (mlirOperationEqual(m->chain[i], op))
+        return true;
   return false;
 }
 
@@ -1683,6 +1778,21 @@ const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
 
 /* --- entry ------------------------------------------------------------------- */
 
+/* A reshape to [BH, M, N] of a 4-D softmax-like tensor that
+ * peelBatchMerge did not accept (sizes not provably [B, H] merged). */
+static bool isUnprovenBatchMerge(FaAttentionMatch *m, MlirValue v) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  if (mlirOperationIsNull(def) || rankOf(v) != 3 ||
+      !(faOpIsA(def, "tensor.reshape") || faOpIsA(def, "tensor.collapse_shape") ||
+        faOpIsA(def, "tosa.reshape")))
+    return false;
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (rankOf(src) != 4)
+    return false;
+  faExprBuilderInit(&m->exprs);
+  return looksLikeSoftmax(faExprBuild(&m->exprs, src, NULL));
+}
+
 const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
                              bool *isCandidate) {
   *isCandidate = false;
@@ -1706,6 +1816,20 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   if (p4.ptr) {
     addChain(m, reshape);
     p = p4;
+  } else if (isUnprovenBatchMerge(m, pv.lhs)) {
+    *isCandidate = true;
+    return "P reaches P*V through a reshape that is not provably a [B, H] batch merge";
+  }
+  MlirOperation extract;
+  MlirValue copied = copySource(p, &extract);
+  if (copied.ptr && copyIsIdentity(p, extract, copied)) {
+    addChain(m, faValueGetDefiningOp(p));
+    p = copied;
+  } else if (copied.ptr) {
+    faExprBuilderInit(&m->exprs);
+    *isCandidate = looksLikeSoftmax(faExprBuild(&m->exprs, copied, NULL));
+    return "P reaches P*V through a copy that may broadcast it (its sizes are not "
+           "provably the softmax's)";
   }
   m->scoreRank = (int)rankOf(p);
   m->scores = p;
