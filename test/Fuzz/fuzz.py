@@ -19,6 +19,8 @@ mutants), `ok`, or a finding:
   invalid  fusion exited 0 with output that fa-opt --fa-verify (or the
            parser) rejects, or failed on an input that fa-opt accepts (the
            pass left an op its verifier rejects).
+A finding counts only if a second run of the mutant repeats it (a run
+starved by other work on the machine is reported as "not repeated").
 A crash is `upstream` when mlir-opt 22 crashes on the same input just parsing
 it (a bug in MLIR's own parser or verifiers; see docs/upstream-bugs.md), or,
 in a pipeline, when the same pipeline without our passes
@@ -369,7 +371,7 @@ def main():
         sys.exit("fuzz.py: no corpus under " + args.root)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-    counts = {"ok": 0, "rejected": 0}
+    counts = {"ok": 0, "rejected": 0, "flaky": 0}
     ours, upstream = {}, {}
     start = time.time()
     executed = minimised = reported = 0
@@ -392,6 +394,15 @@ def main():
                 if isinstance(res, str):
                     counts[res] += 1
                     continue
+                # A finding must repeat: a run starved by other work on the
+                # machine (a timeout, a failed allocation) is not one.
+                again = check(tools, text)
+                if again != res:
+                    counts["flaky"] += 1
+                    print("fuzz: flaky %s (seed %d): a second run gave %s" %
+                          (" ".join(res), seed, again if isinstance(again, str) else " ".join(again)),
+                          flush=True)
+                    continue
                 table = upstream if is_upstream(tools, res, text) else ours
                 table[res] = table.get(res, 0) + 1
                 name = "-".join(res) + "-%d" % seed
@@ -413,9 +424,10 @@ def main():
                 print("fuzz: %d executions, %.0f s" % (executed, time.time() - start), flush=True)
     def total(t, kind):
         return sum(v for k, v in t.items() if k[1] == kind)
-    print("fuzz: executions %d (seed %d, %.0f s): ok %d, rejected inputs %d; ours: "
-          "crashes %d, hangs %d, invalid %d; upstream crashes %d, hangs %d"
+    print("fuzz: executions %d (seed %d, %.0f s): ok %d, rejected inputs %d, not repeated "
+          "%d; ours: crashes %d, hangs %d, invalid %d; upstream crashes %d, hangs %d"
           % (executed, args.seed, time.time() - start, counts["ok"], counts["rejected"],
+             counts["flaky"],
              total(ours, "crash"), total(ours, "hang"), total(ours, "invalid"),
              total(upstream, "crash"), total(upstream, "hang")))
     for k, v in sorted(ours.items()):
