@@ -371,6 +371,18 @@ static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
     if (!faValueGetSplat(mlirOperationGetOperand(def, 2), &shift) || shift != 0)
       return fail(b, "a tosa.mul has a non-zero shift");
   }
+  /* MIGraphX broadcasts by multiplying with ones: x * 1 is x, exactly
+   * (NaN, infinities and -0 included), read through at the result's shape. */
+  double one;
+  for (int i = 0; faOpIsA(def, "tosa.mul") && ch[0] && ch[1] && i < 2; ++i)
+    if (faValueGetSplat(mlirOperationGetOperand(def, 1 - i), &one) && one == 1.0) {
+      FaExpr *w = node(b, FA_EXPR_CAST, ch[i]->type);
+      if (w) {
+        w->ops[0] = ch[i];
+        w->op = def;
+      }
+      return w;
+    }
   return makeOp(b, k, def, def, ch);
 }
 
@@ -447,6 +459,29 @@ static bool reassociationIndex(MlirAttribute grp, intptr_t pos, intptr_t rank,
   return *d >= 0 && *d < rank;
 }
 
+/* A unit reshape that keeps every source dim, unit ones included, in order
+ * (only inserts unit dims): each source dim becomes the next result dim of
+ * its size. A kept unit dim (M = 1 through [B*H, 1, N] -> [B, H, 1, N])
+ * then reads as that dim, not as a broadcast. */
+static bool alignAllDims(MlirType st, MlirType rt, int8_t *out) {
+  intptr_t sr = mlirShapedTypeGetRank(st), rr = mlirShapedTypeGetRank(rt), j = 0;
+  for (intptr_t i = 0; i < sr; ++i) {
+    int64_t size = mlirShapedTypeGetDimSize(st, i);
+    while (j < rr && mlirShapedTypeGetDimSize(rt, j) != size) {
+      if (mlirShapedTypeGetDimSize(rt, j) != 1)
+        return false;
+      ++j;
+    }
+    if (j == rr)
+      return false;
+    out[i] = (int8_t)j++;
+  }
+  for (; j < rr; ++j)
+    if (mlirShapedTypeGetDimSize(rt, j) != 1)
+      return false;
+  return true;
+}
+
 /* For each dim of the source of a unit reshape, the result dim it becomes
  * (-1: a dropped unit dim). tensor reshapes say it with their reassociation;
  * for tosa.reshape non-unit dims are matched in order. False if the
@@ -483,8 +518,11 @@ static bool unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
     }
     return true;
   }
+  if (alignAllDims(st, rt, out))
+    return true;
   intptr_t j = 0;
   for (intptr_t i = 0; i < sr; ++i) {
+    out[i] = -1;
     if (mlirShapedTypeGetDimSize(st, i) == 1)
       continue;
     while (j < rr && mlirShapedTypeGetDimSize(rt, j) == 1)
