@@ -7,8 +7,9 @@
  *   - of a tensor.reshape whose shape is a tensor.from_elements, to that
  *     element;
  *   - of a linalg op's result, to the same dim of its init operand;
- * and a size value through index_cast / extsi / extui (a dim is below 2^63,
- * so they keep it), tensor.dim of a constant index, muli (a product), and
+ * and a size value through index_cast / extsi / extui to index or 64-bit
+ * integers (a dim is below 2^63, so they keep it), tensor.dim of a constant
+ * index, muli (a product), and
  * `select(x < 0, _, x)` where x is a size (never negative: the select
  * torch-mlir emits for view sizes that may be -1). Anything else is its own
  * source, so the answer is "equal" only when it is. */
@@ -117,6 +118,12 @@ static MlirValue negativeGuardedValue(MlirOperation select) {
   return ltZero || zeroGt ? x : (MlirValue){NULL};
 }
 
+/* index or an integer of 64 bits or more: a cast to it keeps any size (a
+ * narrower one could truncate, so the trace stops there). */
+static bool holdsAnySize(MlirType t) {
+  return mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) >= 64);
+}
+
 static DimSource sizeSource(MlirValue v, int depth) {
   int64_t c;
   if (constantInt(v, &c))
@@ -124,8 +131,9 @@ static DimSource sizeSource(MlirValue v, int depth) {
   MlirOperation def = faValueGetDefiningOp(v);
   if (depth > MAX_DEPTH || mlirOperationIsNull(def))
     return atomSource(v, -1);
-  if (faOpIsA(def, "arith.index_cast") || faOpIsA(def, "arith.index_castui") ||
-      faOpIsA(def, "arith.extsi") || faOpIsA(def, "arith.extui"))
+  if ((faOpIsA(def, "arith.index_cast") || faOpIsA(def, "arith.index_castui") ||
+       faOpIsA(def, "arith.extsi") || faOpIsA(def, "arith.extui")) &&
+      holdsAnySize(mlirValueGetType(v)))
     return sizeSource(mlirOperationGetOperand(def, 0), depth + 1);
   if (faOpIsA(def, "tensor.dim") && constantInt(mlirOperationGetOperand(def, 1), &c)) {
     MlirValue t = mlirOperationGetOperand(def, 0);

@@ -76,3 +76,36 @@ func.func @broadcast_copy(%q: tensor<2x4x?x16xf32>, %k: tensor<2x4x?x16xf32>, %v
   } -> tensor<2x4x?x16xf32>
   return %o : tensor<2x4x?x16xf32>
 }
+
+// -----
+
+// The split's size goes through i32: a cast that may truncate ends the trace.
+// CHECK-LABEL: func.func @truncated_size(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: P reaches P*V through a reshape that is not provably a [B, H] batch merge
+func.func @truncated_size(%q: tensor<8x?x16xf32>, %k: tensor<8x16x?xf32>, %v: tensor<8x?x16xf32>) -> tensor<8x?x16xf32> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c2_i64 = arith.constant 2 : i64
+  %c4_i64 = arith.constant 4 : i64
+  %c8_i64 = arith.constant 8 : i64
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %q, %c1 : tensor<8x?x16xf32>
+  %n = tensor.dim %k, %c2 : tensor<8x16x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<8x?x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x?x?xf32>) -> tensor<8x?x?xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<8x?x16xf32>, tensor<8x16x?xf32>) outs(%z : tensor<8x?x?xf32>) -> tensor<8x?x?xf32>
+  %mi = arith.index_cast %m : index to i64
+  %n32 = arith.index_cast %n : index to i32
+  %ni = arith.extsi %n32 : i32 to i64
+  %shape4 = tensor.from_elements %c2_i64, %c4_i64, %mi, %ni : tensor<4xi64>
+  %s4 = tensor.reshape %s(%shape4) : (tensor<8x?x?xf32>, tensor<4xi64>) -> tensor<2x4x?x?xf32>
+  %e4 = tensor.empty(%m, %n) : tensor<2x4x?x?xf32>
+  %p4 = linalg.softmax dimension(3) ins(%s4 : tensor<2x4x?x?xf32>) outs(%e4 : tensor<2x4x?x?xf32>) -> tensor<2x4x?x?xf32>
+  %shape3 = tensor.from_elements %c8_i64, %mi, %ni : tensor<3xi64>
+  %p3 = tensor.reshape %p4(%shape3) : (tensor<2x4x?x?xf32>, tensor<3xi64>) -> tensor<8x?x?xf32>
+  %eo = tensor.empty(%m) : tensor<8x?x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x?x16xf32>) -> tensor<8x?x16xf32>
+  %o = linalg.batch_matmul ins(%p3, %v : tensor<8x?x?xf32>, tensor<8x?x16xf32>) outs(%zo : tensor<8x?x16xf32>) -> tensor<8x?x16xf32>
+  return %o : tensor<8x?x16xf32>
+}
