@@ -20,6 +20,9 @@ MlirPass faLowerBlockwisePassCreateFromOptions(MlirStringRef options,
 MlirPass faGpuCheckCallsPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData);
+MlirPass faDecomposeAttentionPassCreateFromOptions(MlirStringRef options,
+                                                   MlirStringCallback errorCallback,
+                                                   void *userData);
 MlirPass faDecomposeSoftmaxPassCreateFromOptions(MlirStringRef options,
                                                  MlirStringCallback errorCallback,
                                                  void *userData);

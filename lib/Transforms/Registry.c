@@ -7,6 +7,10 @@
 #include <string.h>
 
 static const FaPassInfo kPasses[] = {
+    {"fa-decompose-attention",
+     "Replace fa.gridwise_attention with a call to its naive element-wise reference "
+     "(fa-check's reference for hand-written fa ops)",
+     "", faDecomposeAttentionPassCreateFromOptions},
     {"fa-decompose-softmax",
      "Decompose linalg.softmax into linalg.generic ops (upstream's decomposition, applied "
      "through the transform interpreter)",

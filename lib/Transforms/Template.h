@@ -44,5 +44,6 @@ extern const char faTemplateAttentionMma[];
 extern const char faTemplateBlockwiseMma[];
 extern const char faTemplateTileCopy[];
 extern const char faTemplateDecomposeSoftmax[];
+extern const char faTemplateReferenceAttention[];
 
 #endif
