@@ -120,6 +120,17 @@ MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
   return mlirOperationGetResult(insertOp(rewriter, &st), 0);
 }
 
+MlirValue faBuildCastTo(MlirRewriterBase rewriter, MlirLocation loc, MlirValue v,
+                        MlirType type) {
+  if (mlirTypeEqual(mlirValueGetType(v), type))
+    return v;
+  MlirOperationState st =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("tensor.cast"), loc);
+  mlirOperationStateAddOperands(&st, 1, &v);
+  mlirOperationStateAddResults(&st, 1, &type);
+  return mlirOperationGetResult(insertOp(rewriter, &st), 0);
+}
+
 static MlirValue buildUnary(MlirRewriterBase rewriter, MlirLocation loc,
                             const char *name, intptr_t n, MlirValue *operands,
                             MlirType type, MlirNamedAttribute *attr) {

@@ -29,6 +29,10 @@ MlirValue faBuildDim(MlirRewriterBase rewriter, MlirLocation loc, MlirValue v,
 MlirValue faBuildExpandShape(MlirRewriterBase rewriter, MlirLocation loc,
                              MlirValue low, MlirType highType,
                              const int *group);
+/* `v` as `type`: itself, or a tensor.cast where the types differ (static
+ * and dynamic dims; the verifier refuses a cast between incompatible ones). */
+MlirValue faBuildCastTo(MlirRewriterBase rewriter, MlirLocation loc, MlirValue v,
+                        MlirType type);
 /* The inverse: a tensor.collapse_shape of `high` to `lowType`. */
 MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
                                MlirValue high, MlirType lowType,

@@ -65,6 +65,23 @@ static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
                             kToRank4[rank - 2]);
 }
 
+/* `v` collapsed by `group` to `like`'s rank (each dim the product of its
+ * group, dynamic if one of them is), then cast to `like` where a static dim
+ * of one is dynamic in the other. */
+static MlirValue collapseTo(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
+                            MlirType like, const int *group) {
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  intptr_t lowRank = mlirShapedTypeGetRank(like);
+  int64_t shape[4] = {1, 1, 1, 1};
+  for (intptr_t d = 0; d < rank; ++d) {
+    int64_t s = sizeOf(v, d), *g = &shape[group[d]];
+    bool dynamic = mlirShapedTypeIsDynamicSize(s) || mlirShapedTypeIsDynamicSize(*g);
+    *g = dynamic ? mlirShapedTypeGetDynamicSize() : *g * s;
+  }
+  MlirValue low = faBuildCollapseShape(rw, loc, v, withShape(like, lowRank, shape), group);
+  return faBuildCastTo(rw, loc, low, like);
+}
+
 /* A boolean mask as an additive f32 bias: select(mask, maskBias, 0) (or the
  * other way round); maskBias is -inf or a finite fill. */
 static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
@@ -151,15 +168,16 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
     static const int kMergeHeads[3] = {0, 0, 1};
     MlirValue lseOut = mlirOperationGetResult(m->lseRoot, 0);
     *lse = mlirOperationGetResult(attn, 1);
+    /* The op's dims come from Q and V: a static dim of the source's results
+     * may be dynamic in the op's (and the reverse): collapse, then cast. */
     if (mlirShapedTypeGetRank(mlirValueGetType(lseOut)) == 2)
-      *lse = faBuildCollapseShape(rw, loc, *lse, mlirValueGetType(lseOut), kMergeHeads);
+      *lse = collapseTo(rw, loc, *lse, mlirValueGetType(lseOut), kMergeHeads);
+    *lse = faBuildCastTo(rw, loc, *lse, mlirValueGetType(lseOut));
   }
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
-  if (rank < 4) {
-    result = faBuildCollapseShape(rw, loc, result, mlirValueGetType(rootOut),
-                                  kToRank4[rank - 2]);
-  }
-  return result;
+  if (rank < 4)
+    return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
+  return faBuildCastTo(rw, loc, result, mlirValueGetType(rootOut));
 }
 
 /* Keeps the first error diagnostic reported while verifying. */
