@@ -191,13 +191,10 @@ static MlirValue peelBatchSplit(MlirValue v, MlirOperation *reshape) {
   return peelBatchReshape(v, false, reshape);
 }
 
+/* An integer constant equal to `want` (the indices and sizes of a copy). */
 static bool isConstantInt(MlirValue v, int64_t want) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  MlirAttribute a = mlirOperationIsNull(def) || !faOpIsA(def, "arith.constant")
-                        ? mlirAttributeGetNull()
-                        : faOpGetAttr(def, "value");
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a) &&
-         mlirIntegerAttrGetValueInt(a) == want;
+  double c;
+  return faValueGetSplat(v, &c) && c == (double)want;
 }
 
 static bool isLinalgIndex(MlirValue v, int64_t dim) {

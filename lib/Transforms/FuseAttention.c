@@ -170,9 +170,9 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
     *lse = mlirOperationGetResult(attn, 1);
     /* The op's dims come from Q and V: a static dim of the source's results
      * may be dynamic in the op's (and the reverse): collapse, then cast. */
-    if (mlirShapedTypeGetRank(mlirValueGetType(lseOut)) == 2)
-      *lse = collapseTo(rw, loc, *lse, mlirValueGetType(lseOut), kMergeHeads);
-    *lse = faBuildCastTo(rw, loc, *lse, mlirValueGetType(lseOut));
+    MlirType lseType = mlirValueGetType(lseOut);
+    *lse = mlirShapedTypeGetRank(lseType) == 2 ? collapseTo(rw, loc, *lse, lseType, kMergeHeads)
+                                               : faBuildCastTo(rw, loc, *lse, lseType);
   }
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4)
