@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -260,14 +261,44 @@ def run(cmd, stdin, timeout):
         return None, "", ""
 
 
+class Server:
+    """fa-fuzz-server (fuzz-server.c): fa-opt started once, forked per run.
+    One per worker thread; the same (returncode, stdout, stderr) as run()."""
+
+    def __init__(self, path, timeout):
+        self.cmd = [path, str(timeout)]
+        self.proc = None
+
+    def run(self, args, text):
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE)
+        data = text.encode("utf-8", "replace")
+        request = "%d\n%s%d\n" % (len(args), "".join(a + "\n" for a in args), len(data))
+        self.proc.stdin.write(request.encode() + data)
+        self.proc.stdin.flush()
+        kind, code, n_out, n_err = self.proc.stdout.readline().decode().split()
+        out = self.proc.stdout.read(int(n_out)).decode("utf-8", "replace")
+        err = self.proc.stdout.read(int(n_err)).decode("utf-8", "replace")
+        if kind == "timeout":
+            return None, out, err
+        return (-int(code) if kind == "signal" else int(code)), out, err
+
+
 class Tools:
     def __init__(self, args):
         self.fa_opt, self.mlir_opt, self.timeout = args.fa_opt, args.mlir_opt, args.timeout
         self.targets = args.targets
+        self.server_path = args.server
+        self.local = threading.local()
 
     def fa(self, flags, text):
-        return run([self.fa_opt, "--allow-unregistered-dialect"] + flags + ["-"],
-                   text, self.timeout)
+        args = ["--allow-unregistered-dialect"] + flags + ["-"]
+        if not self.server_path:
+            return run([self.fa_opt] + args, text, self.timeout)
+        if not hasattr(self.local, "server"):
+            self.local.server = Server(self.server_path, self.timeout)
+        return self.local.server.run(args, text)
 
     def stages(self):
         yield "fuse", ["--fa-fuse-attention=explain"]
@@ -351,6 +382,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fa-opt", default=os.path.join(ROOT, "build/tools/fa-opt"))
+    ap.add_argument("--server", help="fa-fuzz-server (build/test/bin): run fa-opt's "
+                    "driver in a fork server instead of one process per run (faster)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt")
     ap.add_argument("--root", default=ROOT, help="source tree holding the corpus")
     ap.add_argument("--corpus", nargs="*", default=CORPUS_GLOBS,
