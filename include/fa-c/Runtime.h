@@ -12,6 +12,8 @@
 #ifndef FA_C_RUNTIME_H
 #define FA_C_RUNTIME_H
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +32,12 @@ float faRuntimeEventElapsedMs(void *start, void *end);
 /// Makes generated host code use `stream` (from mgpuStreamCreate) instead of
 /// creating and destroying its own; NULL restores that. For timing with events.
 void faRuntimeSetStream(void *stream);
+/// With `async` and a caller's stream set by faRuntimeSetStream, generated
+/// host code returns once its kernels are enqueued on that stream instead of
+/// waiting for them: the caller synchronizes the stream (or an event recorded
+/// after the calls) before it reads any result. For arguments in device
+/// memory only. Off by default. For timing launches back to back.
+void faRuntimeSetLaunchesAsync(bool async);
 /// Name of the driver behind this runtime ("cuda" or "hip").
 const char *faRuntimeGetBackendName(void);
 

@@ -105,6 +105,11 @@ static void *gStream;
 
 FA_RT_EXPORT void faRuntimeSetStream(void *stream) { gStream = stream; }
 
+/* Whether generated host code skips waiting for the caller's stream. */
+static bool gAsync;
+
+FA_RT_EXPORT void faRuntimeSetLaunchesAsync(bool async) { gAsync = async; }
+
 FA_RT_EXPORT void *mgpuStreamCreate(void) {
   void *s = NULL;
   if (gStream)
@@ -120,6 +125,8 @@ FA_RT_EXPORT void mgpuStreamDestroy(void *stream) {
 }
 
 FA_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
+  if (gAsync && stream && stream == gStream)
+    return; /* the caller synchronizes its own stream */
   if (stream && ready())
     failed(faRtGetDriver()->streamSynchronize(stream), "a kernel (stream synchronize)");
 }

@@ -85,6 +85,14 @@
 // FAULT: then: stand-in buffer zeroed, launch skipped
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=hipStreamSynchronize:719 fa-rt-errors-hip fault %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPFAULT
 // HIPFAULT: fault: status 719: a kernel (stream synchronize) failed: hipErrorLaunchFailure (719)
+ *
+ * Launches left asynchronous (fa-bench's timing): with the caller's stream
+ * set and faRuntimeSetLaunchesAsync(true), host code's wait on that stream
+ * does not reach the driver (so its failure is not seen there); switched
+ * off, the wait does.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuStreamSynchronize:719 fa-rt-errors-cuda async 2>&1 | FileCheck %s --check-prefix=ASYNC
+// ASYNC: async: status 0
+// ASYNC: sync: status 719: a kernel (stream synchronize) failed
  */
 #include "fa-c/Runtime.h"
 
@@ -167,7 +175,7 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
-                    "launch|fault [KERNELS]\n", argv[0]);
+                    "launch|fault|async [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -193,6 +201,17 @@ int main(int argc, char **argv) {
     mgpuMemHostUnregister(host);
     report(scenario);
     return faRuntimeGetStatus() != 0;
+  }
+  if (strcmp(scenario, "async") == 0) {
+    faRuntimeSetStream(stream);
+    faRuntimeSetLaunchesAsync(true);
+    mgpuStreamSynchronize(stream);
+    report(scenario);
+    faRuntimeSetLaunchesAsync(false);
+    mgpuStreamSynchronize(stream);
+    report("sync");
+    faRuntimeSetStream(NULL);
+    return faRuntimeGetStatus() == 0;
   }
   if (strcmp(scenario, "run") == 0) {
     int32_t host[kThreads] = {0};
