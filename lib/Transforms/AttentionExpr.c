@@ -1,6 +1,7 @@
 /* Scalar expression trees of tensor computations (see AttentionExpr.h). */
 #include "AttentionExpr.h"
 #include "Builders.h"
+#include "IRText.h"
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -113,6 +114,60 @@ MlirAttribute faConstantOpGetValue(MlirOperation op) {
   if (faOpIsA(op, "tosa.const"))
     return faOpGetAttr(op, "values");
   return mlirAttributeGetNull();
+}
+
+/* Bytes each element of a dense_resource of element type `et` takes in its
+ * blob, or 0 for a type faDenseElementGet does not read from blobs. */
+static int64_t resourceElementBytes(MlirType et) {
+  if (mlirTypeIsAF32(et))
+    return 4;
+  if (mlirTypeIsAF64(et))
+    return 8;
+  if (!mlirTypeIsAInteger(et))
+    return 0;
+  switch (mlirIntegerTypeGetWidth(et)) {
+  case 1: case 8: return 1;
+  case 32: return 4;
+  case 64: return 8;
+  default: return 0;
+  }
+}
+
+/* Data bytes of the blob behind the dense_resource that constant `op` holds,
+ * or -1 when it has none. The parser accepts a missing blob and one shorter
+ * than the type, and the C API reads blobs unchecked; a blob's size shows
+ * only in the resource section of a printed module that uses it, so a module
+ * holding a copy of `op` is printed. */
+static int64_t resourceBlobBytes(MlirOperation op) {
+  MlirModule tmp = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(tmp), mlirOperationClone(op));
+  FaText text;
+  faTextInit(&text);
+  mlirOperationPrint(mlirModuleGetOperation(tmp), faTextAppendStringRef, &text);
+  mlirModuleDestroy(tmp);
+  const char *section = text.data ? strstr(text.data, "dialect_resources") : NULL;
+  const char *hex = section ? strstr(section, "\"0x") : NULL;
+  int64_t bytes = -1;
+  if (hex) {
+    size_t digits = strspn(hex + 3, "0123456789abcdefABCDEF");
+    bytes = (int64_t)digits / 2 - 4; /* the first 4 bytes hold the alignment */
+  }
+  faTextDestroy(&text);
+  return bytes;
+}
+
+enum { RESOURCE_MAX_BYTES = 1 << 24 };
+
+MlirAttribute faConstantOpGetElements(MlirOperation op) {
+  MlirAttribute a = faConstantOpGetValue(op);
+  if (mlirAttributeIsNull(a) || mlirAttributeIsADenseElements(a))
+    return a;
+  if (!mlirAttributeIsADenseResourceElements(a))
+    return mlirAttributeGetNull();
+  int64_t each = resourceElementBytes(mlirShapedTypeGetElementType(mlirAttributeGetType(a)));
+  int64_t need = each * mlirElementsAttrGetNumElements(a);
+  bool complete = each > 0 && need <= RESOURCE_MAX_BYTES && resourceBlobBytes(op) >= need;
+  return complete ? a : mlirAttributeGetNull();
 }
 
 bool faValueGetSplat(MlirValue v, double *out) {

@@ -113,8 +113,14 @@ bool faValueGetSplat(MlirValue v, double *out);
  * for any other op). */
 MlirAttribute faConstantOpGetValue(MlirOperation op);
 
+/* The elements attribute of a constant op (as faConstantOpGetValue) that
+ * faDenseElementGet can read: dense elements, or a dense_resource of f32,
+ * f64, i1, i8, i32 or i64 whose blob holds every element; null otherwise
+ * (a missing or short blob, which the parser accepts). */
+MlirAttribute faConstantOpGetElements(MlirOperation op);
+
 /* Element `pos` of a dense (or dense_resource) float or integer elements
- * attribute. */
+ * attribute: one that faConstantOpGetElements returned. */
 double faDenseElementGet(MlirAttribute dense, intptr_t pos);
 
 #endif

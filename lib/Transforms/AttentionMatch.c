@@ -91,15 +91,7 @@ static bool isIteratorType(MlirAttribute its, intptr_t i, const char *kind) {
 /* The dense elements of a constant tensor (arith.constant or tosa.const),
  * or a null attribute. */
 static MlirAttribute denseConstant(MlirValue v) {
-  MlirAttribute a = faConstantOpGetValue(faValueGetDefiningOp(v));
-  MlirType et = mlirAttributeIsNull(a) ? (MlirType){NULL}
-                                        : mlirShapedTypeGetElementType(mlirAttributeGetType(a));
-  bool usable = !mlirAttributeIsNull(a) &&
-                (mlirAttributeIsADenseElements(a) ||
-                 (mlirAttributeIsADenseResourceElements(a) &&
-                  (mlirTypeIsAF32(et) || mlirTypeIsAF64(et) ||
-                   (mlirTypeIsAInteger(et) && mlirIntegerTypeGetWidth(et) != 16))));
-  return usable ? a : mlirAttributeGetNull();
+  return faConstantOpGetElements(faValueGetDefiningOp(v));
 }
 
 /* --- reshapes of batch dims ------------------------------------------------ */
@@ -1145,7 +1137,7 @@ static bool rangeOfTensor(FaAttentionMatch *m, MlirValue v, int depth, Range *r)
       faOpIsA(def, "tosa.reshape"))
     return rangeOfTensor(m, mlirOperationGetOperand(def, 0), depth + 1, r);
   if (faOpIsA(def, "arith.constant") || faOpIsA(def, "tosa.const"))
-    return rangeOfConstant(faConstantOpGetValue(def), r);
+    return rangeOfConstant(faConstantOpGetElements(def), r);
   if (isConversionGeneric(def))
     return rangeOfTensor(m, mlirOperationGetOperand(def, 0), depth + 1, r);
   FaExpr *e = faExprBuild(&m->exprs, v, NULL);
