@@ -441,8 +441,6 @@ static FaExpr *buildTosa(FaExprBuilder *b, MlirOperation def,
   return makeOp(b, k, def, def, ch);
 }
 
-/* A reshape that only inserts or drops unit dims (every non-unit dim keeps
- * its size and order). */
 /* An expand_shape / collapse_shape whose every group has at most one dim
  * that is not a static 1 (dynamic dims included): that dim is the narrow
  * one, as the op's semantics make the group's product the narrow size. */
@@ -473,6 +471,8 @@ static bool reassociationIsUnit(MlirOperation def, MlirValue v) {
   return true;
 }
 
+/* A reshape that only inserts or drops unit dims (every non-unit dim keeps
+ * its size and order). */
 bool faOpIsUnitReshape(MlirOperation def, MlirValue v) {
   if (!faOpIsA(def, "tensor.expand_shape") && !faOpIsA(def, "tensor.collapse_shape") &&
       !faOpIsA(def, "tosa.reshape"))
@@ -481,11 +481,9 @@ bool faOpIsUnitReshape(MlirOperation def, MlirValue v) {
   MlirType rt = mlirValueGetType(v);
   if (!mlirTypeIsARankedTensor(st) || !mlirTypeIsARankedTensor(rt))
     return false;
-  if (!faOpIsA(def, "tosa.reshape") &&
-      (!mlirShapedTypeHasStaticShape(st) || !mlirShapedTypeHasStaticShape(rt)))
-    return reassociationIsUnit(def, v);
+  /* Dynamic dims: only tensor reshapes say which dims they group. */
   if (!mlirShapedTypeHasStaticShape(st) || !mlirShapedTypeHasStaticShape(rt))
-    return false;
+    return !faOpIsA(def, "tosa.reshape") && reassociationIsUnit(def, v);
   intptr_t j = 0, rr = mlirShapedTypeGetRank(rt);
   for (intptr_t i = 0, sr = mlirShapedTypeGetRank(st); i < sr; ++i) {
     int64_t size = mlirShapedTypeGetDimSize(st, i);
