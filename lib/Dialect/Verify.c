@@ -231,8 +231,10 @@ static MlirLogicalResult checkAttentionAttrs(MlirOperation op) {
   TRY(checkIntAttr(op, "block_n", 1, 512));
   TRY(checkIntAttr(op, "warps", 1, 32));
   TRY(checkIntAttr(op, "stages", 1, 8));
+  TRY(checkIntAttr(op, "pv_split", 1, 8));
   TRY(checkPowerOfTwo(op, "block_m"));
   TRY(checkPowerOfTwo(op, "block_n"));
+  TRY(checkPowerOfTwo(op, "pv_split"));
   return checkPowerOfTwo(op, "warps");
 }
 
@@ -295,7 +297,19 @@ static MlirLogicalResult verifyBlockwiseFill(MlirOperation op) {
   return checkDestination(op, 0);
 }
 
+static bool hasUnitAttr(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  return !mlirAttributeIsNull(a) && mlirAttributeIsAUnit(a);
+}
+
+static bool hasAttr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
+}
+
 static MlirLogicalResult verifyBlockwiseReduction(MlirOperation op) {
+  if (hasAttr(op, "partial"))
+    return opError(op, "'partial' applies only to fragment reductions");
   TRY(checkTile(op, "input", 0, 2));
   TRY(checkTile(op, "init", 1, 1));
   MlirAttribute axisAttr =
@@ -319,8 +333,7 @@ static MlirLogicalResult verifyBlockwiseGemm(MlirOperation op) {
   if (!mlirTypeEqual(mlirShapedTypeGetElementType(a),
                      mlirShapedTypeGetElementType(b)))
     return opError(op, "A and B must have the same element type");
-  bool tb = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("transpose_b")));
+  bool tb = hasAttr(op, "transpose_b");
   TRY(checkDim(op, "B", b, tb ? 1 : 0, dimOf(a, 1), "reduction"));
   TRY(checkDim(op, "C", c, 0, dimOf(a, 0), "rows of A"));
   TRY(checkDim(op, "C", c, 1, dimOf(b, tb ? 0 : 1), "columns of B"));
@@ -365,6 +378,8 @@ static MlirLogicalResult verifyFragmentReduction(MlirOperation op) {
   if (nr % 2 || nx % (2 * nr))
     return opError(op, "a fragment of %ld entries has no row vector of %ld entries",
                    (long)nx, (long)nr);
+  if (hasAttr(op, "partial") && !hasUnitAttr(op, "partial"))
+    return opError(op, "'partial' must be a unit attribute");
   return mlirLogicalResultSuccess();
 }
 
@@ -373,8 +388,7 @@ static MlirLogicalResult verifyFragmentGemm(MlirOperation op) {
   MlirType a = operandType(op, 0), b = operandType(op, 1);
   if (!mlirTypeIsAMemRef(b) || mlirShapedTypeGetRank(b) != 2 || !mlirShapedTypeHasStaticShape(b))
     return opError(op, "B must be a static 2-D memref tile when C is a fragment");
-  bool tb = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("transpose_b")));
+  bool tb = hasAttr(op, "transpose_b");
   int64_t k = dimOf(b, tb ? 1 : 0), n = dimOf(b, tb ? 0 : 1), nc = fragSize(op, 2);
   if (k % 16 || n % 16 || nc % (n / 2))
     return opError(op, "B's dims must be multiples of 16 and C must hold n/2 entries "
@@ -402,9 +416,9 @@ static bool hasVectorOperand(MlirOperation op) {
  * discardable attributes, which MLIR lets any dialect attach. */
 static const char *const kAttentionAttrs[] = {
     "scale", "causal_offset", "k_transposed", "block_m", "block_n", "warps", "stages",
-    "operandSegmentSizes", "resultSegmentSizes", NULL};
+    "pv_split", "operandSegmentSizes", "resultSegmentSizes", NULL};
 static const char *const kFillAttrs[] = {"layout", NULL};
-static const char *const kReductionAttrs[] = {"kind", "axis", "layout", NULL};
+static const char *const kReductionAttrs[] = {"kind", "axis", "layout", "partial", NULL};
 static const char *const kGemmAttrs[] = {"transpose_b", "layout", NULL};
 
 static bool nameIn(MlirStringRef name, const char *const *names) {

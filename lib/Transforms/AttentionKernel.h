@@ -21,8 +21,8 @@ typedef struct {
   bool mma;
   int64_t causalOffset, d, dv;
   /* Tiles: query rows and keys per workgroup step, warps per workgroup,
-   * K / V buffer stages (tensor-core kernel). */
-  int64_t bm, bn, warps, stages;
+   * K / V buffer stages and key chunks of P V (tensor-core kernel). */
+  int64_t bm, bn, warps, stages, pvSplit;
   double scale;
 } FaAttentionKernel;
 

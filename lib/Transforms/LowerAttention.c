@@ -677,12 +677,12 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   }
   char callee[160];
   if (k.mma) { /* its tile copies hold nvgpu ops, which MLIR's inliner refuses */
-    char copies[3][160];
-    const char *const names[3] = {copies[0], copies[1], copies[2]};
-    const char *const tiles[3] = {"q", "k", "v"};
-    for (int i = 0; i < 3; ++i)
-      snprintf(copies[i], sizeof copies[i], "%s_copy_%s", name, tiles[i]);
-    faModuleInlineCallsTo(module, names, 3);
+    char helpers[4][160];
+    const char *const names[4] = {helpers[0], helpers[1], helpers[2], helpers[3]};
+    const char *const suffixes[4] = {"copy_q", "copy_k", "copy_v", "exp2"};
+    for (int i = 0; i < 4; ++i)
+      snprintf(helpers[i], sizeof helpers[i], "%s_%s", name, suffixes[i]);
+    faModuleInlineCallsTo(module, names, 4);
   }
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);

@@ -113,6 +113,22 @@ func.func @stages(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor
 
 // -----
 
+func.func @pv_split(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'pv_split' is 3, expected a power of two}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, pv_split = 3 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @pv_split_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'pv_split' is 0, expected a value in [1, 8]}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, pv_split = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
 func.func @segments(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{'operandSegmentSizes' attribute for specifying operand segments must have 5 elements}}
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
@@ -174,6 +190,22 @@ func.func @gemm_shape(%a: memref<16x32xf16>, %b: memref<16x8xf16>, %c: memref<16
 func.func @fragment_layout(%s: vector<32xf32>, %m: vector<2xf32>) -> vector<2xf32> {
   // expected-error @+1 {{fragment operands need layout = "mma_m16n8k16"}}
   %r = "fa.blockwise_reduction"(%s, %m) {kind = "max", axis = 1 : i64} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
+  return %r : vector<2xf32>
+}
+
+// -----
+
+func.func @partial_tile(%s: memref<16x32xf32>, %m: memref<16xf32>) {
+  // expected-error @+1 {{'partial' applies only to fragment reductions}}
+  "fa.blockwise_reduction"(%s, %m) {kind = "sum", axis = 1 : i64, partial} : (memref<16x32xf32>, memref<16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @partial_unit(%s: vector<32xf32>, %m: vector<2xf32>) -> vector<2xf32> {
+  // expected-error @+1 {{'partial' must be a unit attribute}}
+  %r = "fa.blockwise_reduction"(%s, %m) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial = 1 : i64} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
   return %r : vector<2xf32>
 }
 

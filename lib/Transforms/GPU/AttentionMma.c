@@ -19,20 +19,23 @@
  * ptxas builds them without spills (test/Integration/bench-kernels.test).
  * stages = 1 (FlashAttention-2's order) measured faster than 2 up to D = 128
  * and slower at D = 256. Without a causal mask at D = 64 the kernel fits 168
- * registers, so three workgroups share an SM (bench-kernels.test). */
+ * registers, so three workgroups share an SM (bench-kernels.test).
+ * pv_split = 2 (exp2 and P V in two chunks of block_n / 2 keys, so that the
+ * second chunk's MUFU work overlaps the first chunk's mma) measured as fast
+ * or faster than one chunk on every row. */
 typedef struct {
   int64_t maxD;
   int causal;
-  int64_t bm, bn, warps, stages;
+  int64_t bm, bn, warps, stages, pvSplit;
 } TileRow;
 
 static const TileRow kTiles[] = {
-    {64, 0, 128, 64, 4, 1},
-    {64, 1, 128, 128, 4, 1},
-    {96, -1, 128, 64, 4, 1},
-    {128, -1, 128, 64, 4, 1},
-    {256, 0, 128, 32, 8, 2},
-    {256, 1, 64, 32, 4, 2},
+    {64, 0, 128, 64, 4, 1, 2},
+    {64, 1, 128, 128, 4, 1, 2},
+    {96, -1, 128, 64, 4, 1, 2},
+    {128, -1, 128, 64, 4, 1, 2},
+    {256, 0, 128, 32, 8, 2, 2},
+    {256, 1, 64, 32, 4, 2, 2},
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
@@ -77,6 +80,7 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
     const TileRow *row = &kTiles[i];
     if (row->maxD >= dmax && (row->causal < 0 || row->causal == (int)k->causal)) {
       k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->stages = row->stages;
+      k->pvSplit = row->pvSplit;
       break;
     }
   }
@@ -84,12 +88,16 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   k->bn = faAttentionIntAttr(k, "block_n", k->bn);
   k->warps = faAttentionIntAttr(k, "warps", k->warps);
   k->stages = faAttentionIntAttr(k, "stages", k->stages);
+  k->pvSplit = faAttentionIntAttr(k, "pv_split", k->pvSplit);
   if (k->warps < 1 || k->warps > 16 || k->bm < 16 || k->bm % (16 * k->warps))
     return "tensor-core tiles: block_m must be a multiple of 16 * warps (1 to 16 warps)";
   if (k->bn < 16 || k->bn > 256 || k->bn % 16)
     return "tensor-core tiles: block_n must be a multiple of 16 up to 256";
   if (k->stages < 1 || k->stages > 2)
     return "tensor-core tiles: stages must be 1 (FlashAttention-2's order) or 2";
+  if ((k->pvSplit != 1 && k->pvSplit != 2) || (k->bn / k->pvSplit) % 16)
+    return "tensor-core tiles: pv_split must be 1 or 2, with block_n / pv_split a "
+           "multiple of 16";
   if (smemBytes(k) > MMA_SMEM_LIMIT)
     return "tensor-core tiles: the Q tile and the stages of K and V tiles (or the "
            "output tile) exceed 163 KiB of shared memory";
@@ -122,6 +130,26 @@ static void setFragList(FaTemplateVars *vars, const char *name, FragField f, lon
     faTextAppend(&t, "%s%ld", i ? ", " : "", fragField(f, i, ct));
   faTemplateVarsSet(vars, name, "%s", t.data);
   faTextDestroy(&t);
+}
+
+/* P V runs in pv_split chunks of BNC keys: S_CHUNK<c> lists the entries of an
+ * S fragment that belong to chunk c, in the fragment order of a [rows x BNC]
+ * tile. */
+static void setChunks(FaTemplateVars *vars, const FaAttentionKernel *k, long ns) {
+  long ct = (long)k->bn / 8, chunks = (long)k->pvSplit, ctc = ct / chunks;
+  for (long c = 0; c < chunks; ++c) {
+    FaText t;
+    faTextInit(&t);
+    for (long i = 0, n = 0; i < ns; ++i)
+      if ((i / 4) % ct / ctc == c)
+        faTextAppend(&t, "%s%ld", n++ ? ", " : "", i);
+    faTemplateVarsSet(vars, c ? "S_CHUNK1" : "S_CHUNK0", "%s", t.data);
+    faTextDestroy(&t);
+  }
+  faTemplateVarsSetInt(vars, "PV_CHUNKS", chunks);
+  faTemplateVarsSetInt(vars, "NSC", ns / chunks);
+  faTemplateVarsSetInt(vars, "BNC", (long)k->bn / chunks);
+  faTemplateVarsSetFlag(vars, "PV_SPLIT", chunks == 2);
 }
 
 static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
@@ -182,6 +210,7 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->bn / 8);
   setFragList(vars, "S_COLS_MINUS_ROWS", COL_MINUS_ROW, ns, (long)k->bn / 8);
   setFragList(vars, "S_ROW_STAT", ROW_STAT, ns, (long)k->bn / 8);
+  setChunks(vars, k, ns);
   setFragList(vars, "O_ROWS", ROW_OFFSET, no, (long)k->dv / 8);
   setFragList(vars, "O_COLS", COL_OFFSET, no, (long)k->dv / 8);
   setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);

@@ -61,6 +61,7 @@ static void setReduction(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetInt(vars, "NR", (long)nr);
   faTemplateVarsSetInt(vars, "CT", (long)(nx / (2 * nr)));
   faTemplateVarsSetFlag(vars, "MAX", isMax);
+  faTemplateVarsSetFlag(vars, "PARTIAL", !mlirAttributeIsNull(faOpGetAttr(op, "partial")));
   faTemplateVarsSet(vars, "IDENT", "%s", isMax ? "0xFF800000" : "0.0");
 }
 

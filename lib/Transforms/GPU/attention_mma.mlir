@@ -25,8 +25,10 @@
 !tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
 !tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
 !tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
+!tvc = memref<{{BNC}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
 !sfrag = vector<{{NS}}xf32>
-!pfrag = vector<{{NS}}x{{E}}>
+!schunk = vector<{{NSC}}xf32>
+!pchunk = vector<{{NSC}}x{{E}}>
 !ofrag = vector<{{NO}}xf32>
 !rows = vector<{{NR}}xf32>
 !sidx = vector<{{NS}}xi32>
@@ -361,20 +363,6 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       %dm0 = arith.subf %mrow, %msafe : !rows
       %dm = arith.mulf %dm0, %esr : !rows
       %alpha = math.exp2 %dm : !rows
-      %mes = arith.mulf %msafe, %esr : !rows
-      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !rows, !rows
-      %negmb = arith.negf %mb : !sfrag
-      %earg = math.fma %s4, %ess, %negmb : !sfrag
-      // exp2 with denormal results flushed to 0 (ex2.approx.ftz: one MUFU).
-      %p = affine.for %i = 0 to {{NS}} iter_args(%pv = %earg) -> (!sfrag) {
-        %x = vector.extract %pv[%i] : f32 from !sfrag
-        %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
-        %pn = vector.insert %y, %pv[%i] : f32 into !sfrag
-        affine.yield %pn : !sfrag
-      }
-      %la = arith.mulf %lrow, %alpha : !rows
-      %lnew = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16"}
-          : (!sfrag, !rows) -> !rows
       // O *= alpha only when the m of some row of the warp moved: alpha is
       // exactly 1 elsewhere (or 0 on a row whose O is still 0). The vote makes
       // the branch uniform over the warp.
@@ -388,23 +376,60 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       } else {
         scf.yield %acc : !ofrag
       }
+      %mes = arith.mulf %msafe, %esr : !rows
+      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !rows, !rows
+      %negmb = arith.negf %mb : !sfrag
+      %earg = math.fma %s4, %ess, %negmb : !sfrag
+      // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys: the second
+      // chunk's exp2 (MUFU) issues while the first chunk's mma runs. Each
+      // thread sums only its own columns of l (`partial`): the quad's four
+      // partials are added once, after the loop.
+      %la = arith.mulf %lrow, %alpha : !rows
+      %e0 = vector.shuffle %earg, %earg [{{S_CHUNK0}}] : !sfrag, !sfrag
+      %p0 = func.call @{{NAME}}_exp2(%e0) : (!schunk) -> !schunk
       // P as the A operand of P V: the accumulator layout of two 8-key column
       // tiles is the A layout of one 16-key step, so a conversion suffices.
-      %pe = arith.truncf %p : !sfrag to !pfrag
-
-      // O += P V.
-      %vs = memref.subview %vbuf[%st, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
-      %acc2 = "fa.blockwise_gemm"(%pe, %vs, %accs) {layout = "mma_m16n8k16"} : (!pfrag, !tv, !ofrag) -> !ofrag
-      scf.yield %acc2, %mnew, %lnew : !ofrag, !rows, !rows
+      %pe0 = arith.truncf %p0 : !schunk to !pchunk
+      %vc0 = memref.subview %vbuf[%st, 0, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tvc
+      %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "mma_m16n8k16"} : (!pchunk, !tvc, !ofrag) -> !ofrag
+      %l0 = "fa.blockwise_reduction"(%p0, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
+          : (!schunk, !rows) -> !rows
+//#if PV_SPLIT
+      %e1 = vector.shuffle %earg, %earg [{{S_CHUNK1}}] : !sfrag, !sfrag
+      %p1 = func.call @{{NAME}}_exp2(%e1) : (!schunk) -> !schunk
+      %pe1 = arith.truncf %p1 : !schunk to !pchunk
+      %cBNC = arith.constant {{BNC}} : index
+      %vc1 = memref.subview %vbuf[%st, %cBNC, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tvc
+      %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "mma_m16n8k16"} : (!pchunk, !tvc, !ofrag) -> !ofrag
+      %l1 = "fa.blockwise_reduction"(%p1, %l0) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
+          : (!schunk, !rows) -> !rows
+      scf.yield %o1, %mnew, %l1 : !ofrag, !rows, !rows
+//#else
+      scf.yield %o0, %mnew, %l0 : !ofrag, !rows, !rows
+//#endif
     }
 
     // Epilogue: O / l (0 for a row with no visible key), staged through
     // shared memory (the tiles are free once every warp is past the loop) and
     // stored with 16-byte stores, rows < M.
     nvgpu.device_async_wait %gq {numGroups = 0 : i32}
+    // Each thread summed its own columns of l: the quad's four partials make
+    // the row's sum.
+    %one32 = arith.constant 1 : i32
+    %two32 = arith.constant 2 : i32
+    %w32 = arith.constant 32 : i32
+    %lfin = affine.for %i = 0 to {{NR}} iter_args(%lv = %fin#2) -> (!rows) {
+      %x = vector.extract %lv[%i] : f32 from !rows
+      %y1, %ok1 = gpu.shuffle xor %x, %one32, %w32 : f32
+      %x1 = arith.addf %x, %y1 : f32
+      %y2, %ok2 = gpu.shuffle xor %x1, %two32, %w32 : f32
+      %x2 = arith.addf %x1, %y2 : f32
+      %lv2 = vector.insert %x2, %lv[%i] : f32 into !rows
+      affine.yield %lv2 : !rows
+    }
     %onerows = arith.constant dense<1.0> : !rows
-    %lzero = arith.cmpf oeq, %fin#2, %zrows : !rows
-    %linv0 = arith.divf %onerows, %fin#2 : !rows
+    %lzero = arith.cmpf oeq, %lfin, %zrows : !rows
+    %linv0 = arith.divf %onerows, %lfin : !rows
     %linv = arith.select %lzero, %zrows, %linv0 : vector<{{NR}}xi1>, !rows
     %lb = vector.shuffle %linv, %linv [{{O_ROW_STAT}}] : !rows, !rows
 //#if OUT_F32
@@ -475,7 +500,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         %rin = arith.cmpi slt, %r, %Mi2 : i32
         scf.if %rin {
           %rx = arith.index_cast %r : i32 to index
-          %l = vector.extract %fin#2[%i] : f32 from !rows
+          %l = vector.extract %lfin[%i] : f32 from !rows
           %m = vector.extract %fin#1[%i] : f32 from !rows
           %lz = arith.cmpf oeq, %l, %zf : f32
           %lg = math.log2 %l : f32
@@ -493,4 +518,16 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   gpu.terminator
   }
   return
+}
+
+// exp2 of a chunk of scores, denormal results flushed to 0
+// (ex2.approx.ftz: one MUFU each).
+func.func private @{{NAME}}_exp2(%x: !schunk) -> !schunk {
+  %p = affine.for %i = 0 to {{NSC}} iter_args(%pv = %x) -> (!schunk) {
+    %xi = vector.extract %pv[%i] : f32 from !schunk
+    %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %xi : (f32) -> f32
+    %pn = vector.insert %y, %pv[%i] : f32 into !schunk
+    affine.yield %pn : !schunk
+  }
+  return %p : !schunk
 }

@@ -43,6 +43,7 @@ func.func private @{{NAME}}(%x: vector<{{NX}}xf32>, %init: vector<{{NR}}xf32>) -
   %c4 = arith.constant 4 : index
   %cCT = arith.constant {{CT}} : index
   %ident = arith.constant {{IDENT}} : f32
+  %zero = arith.constant -0.0 : f32
   %one = arith.constant 1 : i32
   %two = arith.constant 2 : i32
   %width = arith.constant 32 : i32
@@ -62,10 +63,14 @@ func.func private @{{NAME}}(%x: vector<{{NX}}xf32>, %init: vector<{{NR}}xf32>) -
       %p1 = func.call @{{NAME}}_combine(%p0, %x1) : (f32, f32) -> f32
       affine.yield %p1 : f32
     }
+//#if PARTIAL
+    %q2 = arith.addf %part, %zero : f32
+//#else
     %s1, %ok1 = gpu.shuffle xor %part, %one, %width : f32
     %q1 = func.call @{{NAME}}_combine(%part, %s1) : (f32, f32) -> f32
     %s2, %ok2 = gpu.shuffle xor %q1, %two, %width : f32
     %q2 = func.call @{{NAME}}_combine(%q1, %s2) : (f32, f32) -> f32
+//#endif
     %old = vector.extract %acc[%i] : f32 from vector<{{NR}}xf32>
     %new = func.call @{{NAME}}_combine(%old, %q2) : (f32, f32) -> f32
     %acc2 = vector.insert %new, %acc[%i] : f32 into vector<{{NR}}xf32>

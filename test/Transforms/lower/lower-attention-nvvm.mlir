@@ -50,9 +50,18 @@
 // CHECK: %[[SLACK:.*]] = arith.constant dense<8.000000e+00> : vector<4xf32>
 // CHECK: %[[MOVED:.*]] = arith.cmpf ogt, %[[GROWE]], %[[SLACK]] : vector<4xf32>
 // CHECK: arith.select %[[MOVED]], %[[MAX]], %[[OLD]] : vector<4xi1>, vector<4xf32>
-// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16"}
-// CHECK: arith.truncf {{.*}} : vector<128xf32> to vector<128xf16>
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<128xf16>, memref<128x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// P V in two chunks of 64 keys (pv_split = 2 from the table); l summed per thread.
+// CHECK: %[[P0:.*]] = arith.truncf {{.*}} : vector<64xf32> to vector<64xf16>
+// CHECK: %[[O0:.*]] = "fa.blockwise_gemm"(%[[P0]], {{.*}}) {layout = "mma_m16n8k16"} : (vector<64xf16>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: %[[L0:.*]] = "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16", partial} : (vector<64xf32>, vector<4xf32>)
+// CHECK: vector.shuffle {{.*}} [32, 33, {{.*}}, 63, 96, 97, {{.*}}, 127] : vector<128xf32>, vector<128xf32>
+// CHECK: memref.subview %{{.*}}[%{{.*}}, %c64{{.*}}, 0] [1, 64, 64]
+// CHECK: %[[O1:.*]] = "fa.blockwise_gemm"({{.*}}, %[[O0]]) {layout = "mma_m16n8k16"} : (vector<64xf16>, memref<64x64xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: %[[L1:.*]] = "fa.blockwise_reduction"({{.*}}, %[[L0]]) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16", partial}
+// CHECK: scf.yield %[[O1]], %{{.*}}, %[[L1]]
+// After the loop the quad's four partial sums of l make the row's sum.
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
 // CHECK-NOT: func.call @fa_attention_0_copy
 // MMA-LABEL: func.func @f16_causal_gqa(
 // MMA-NOT: "fa.blockwise
@@ -61,7 +70,7 @@
 // MMA: gpu.shuffle xor
 // MMA: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // MMA-NOT: "fa.blockwise
-// MMA-NOT: call @fa_blockwise
+// MMA-NOT: call @fa_blockwise_{{[a-z]+}}_{{[0-9]+}}(
 // WRONG: error: fa-lower-blockwise: register fragments are lowered only with target=nvvm
 func.func @f16_causal_gqa(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x77x64xf16>, %v: tensor<1x2x77x64xf16>) -> tensor<1x4x100x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = -2 : i64}
@@ -71,16 +80,20 @@ func.func @f16_causal_gqa(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x77x64xf16>,
 
 // -----
 
-// bf16 with a bias, a kv length and lse; the tiles come from the op.
+// bf16 with a bias, a kv length and lse; the tiles come from the op, P V in
+// one chunk (pv_split = 1).
 // CHECK-LABEL: func.func @bf16_bias_lse(
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c64{{.*}}
 // CHECK: memref.load %{{.*}}[%{{.*}}] : memref<?xi32, strided<[1], offset: ?>>
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b} : (memref<32x96xbf16, strided<[104, 1]>, #gpu.address_space<workgroup>>, memref<32x96xbf16, {{.*}}>, vector<16xf32>) -> vector<16xf32>
+// CHECK: %[[O:.*]] = "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16"} : (vector<16xbf16>, memref<32x96xbf16, strided<[104, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<48xf32>) -> vector<48xf32>
+// CHECK-NEXT: %[[L:.*]] = "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16", partial} : (vector<16xf32>, vector<2xf32>)
+// CHECK-NEXT: scf.yield %[[O]], %{{.*}}, %[[L]]
 // CHECK: memref.store {{.*}} : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
 // MMA-LABEL: func.func @bf16_bias_lse(
 // MMA: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, %v: tensor<2x2x40x96xbf16>, %bias: tensor<2x1x1x40xf32>, %kvl: tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, scale = 0.1 : f32, block_m = 32 : i64, block_n = 32 : i64, warps = 2 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, scale = 0.1 : f32, block_m = 32 : i64, block_n = 32 : i64, warps = 2 : i64, pv_split = 1 : i64}
       : (tensor<2x2x5x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x1x1x40xf32>, tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>)
   return %o, %lse : tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>
 }
