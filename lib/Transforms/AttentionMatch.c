@@ -882,17 +882,20 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
     d = (Linear){-d.ci, -d.cj, -d.ck, -d.c, d.kv};
     pred = flip[pred];
   }
+  bool boolean = cond->tensor.ptr && mlirTypeIsAInteger(cond->type) &&
+                 mlirIntegerTypeGetWidth(cond->type) == 1;
   if (d.ck != 0) {
-    if (d.cj != 1 || d.ci != 0 || d.ck != -1 ||
-        (pred != FA_CMP_GT && pred != FA_CMP_GE)) {
-      /* A compare on an integer tensor that is no KV length (DistilBERT's
-       * `attention_mask == 0`): the boolean tensor the source computes is
-       * the mask, exactly. */
-      if (cond->tensor.ptr && mlirTypeIsAInteger(cond->type) &&
-          mlirIntegerTypeGetWidth(cond->type) == 1)
-        return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
+    /* A compare on an integer tensor that is no KV length (DistilBERT's
+     * `attention_mask == 0`), or a KV length whose fill is finite (a batch
+     * with no keys averages V in the source, which a bias of the lowest f32
+     * keeps and the op's kv_len would not): the boolean tensor the source
+     * computes is the mask, exactly. */
+    bool kvLen = d.cj == 1 && d.ci == 0 && d.ck == -1 &&
+                 (pred == FA_CMP_GT || pred == FA_CMP_GE);
+    if (boolean && (!kvLen || fillIsFinite(fill)))
+      return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
+    if (!kvLen)
       return "a mask on the scores is not keys at or past a KV length";
-    }
     return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c), fill);
   }
   if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))
