@@ -17,8 +17,8 @@
  * of bench/tune_mma.sh on an H100 (bench/tune_mma.txt). Rows are 32 query
  * rows per warp (two 16-row slices) wherever the registers allow it, and
  * ptxas builds them without spills (test/Integration/bench-kernels.test).
- * stages = 1 (FlashAttention-2's order) measured faster than 2 up to D = 128
- * and slower at D = 256. pv_split = 2 (exp2 and P V in two chunks of
+ * stages = 1 (FlashAttention-2's order) measured faster than 2 at every D
+ * (at D = 256 with 128 x 64 tiles and 8 warps, 16 rows each). pv_split = 2 (exp2 and P V in two chunks of
  * block_n / 2 keys, so that the second chunk's MUFU work overlaps the first
  * chunk's mma) measured faster at D = 64 (where 128 x 128 tiles, two
  * workgroups per SM, now beat 128 x 64 with three); one chunk measured as fast
@@ -33,8 +33,7 @@ static const TileRow kTiles[] = {
     {64, -1, 128, 128, 4, 1, 2},
     {96, -1, 128, 64, 4, 1, 2},
     {128, -1, 128, 64, 4, 1, 1},
-    {256, 0, 128, 32, 8, 2, 2},
-    {256, 1, 64, 32, 4, 2, 2},
+    {256, -1, 128, 64, 8, 1, 2},
 };
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
