@@ -2,7 +2,7 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck, racecheck and synccheck on 13 attention cases (both kernels).
+# memcheck, racecheck and synccheck on 15 attention cases (both kernels).
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -18,10 +18,12 @@ SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 
 # variants (gen_sweep.py 7 48): D 96 with M = 1 and padding (0), D 256 GQA with
 # fully padded rows (6), D 80 bf16 kv_len GQA (7), causal offset -16 with a bias
 # (21), Dv 256 != D 16 bf16 (22), causal -36 GQA bf16 padded (27), causal GQA
-# (28), M = 1 bf16 bias kv_len (31), causal kv_len tails (37), causal +2 (41).
+# (28), M = 1 bf16 bias kv_len (31), causal kv_len tails (37), causal +2 (41);
+# keys split over workgroups: GQA with lse (split-keys_0), causal kv_len with
+# masked batches (split-keys_1).
 san_fail=0
 for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
-         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41; do
+         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
   for tool in memcheck racecheck synccheck; do
     [ -d cases/$c ] || continue
     # API errors are the runtime probing pointers (cuPointerGetAttribute on host

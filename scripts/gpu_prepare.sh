@@ -21,7 +21,8 @@ PY
 }
 T=$OUT/src && mkdir -p $T
 for f in test/Transforms/fuse/linalg-named.mlir test/Transforms/fuse/spellings.mlir \
-         test/Transforms/fuse/masks.mlir test/Transforms/fuse/half-precision.mlir; do split $f $T/$(basename $f .mlir); done
+         test/Transforms/fuse/masks.mlir test/Transforms/fuse/half-precision.mlir \
+         test/Integration/Inputs/split-keys.mlir; do split $f $T/$(basename $f .mlir); done
 cp examples/attention_*.mlir $T/
 for m in bert_layer gpt2_block llama_block; do
   cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
@@ -37,6 +38,7 @@ for f in $T/*.mlir; do
   case $name in model_bert*) extra="$extra --binary-arg=1";; esac
   case $name in model_half_encoder_padmask*) extra="$extra --int-max=1";; esac
   case $name in model_half_kv_decode*) extra="$extra --int-max=47";; esac
+  case $name in split-keys_*) extra="--int-max=800";; esac
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
   $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
 done

@@ -203,17 +203,84 @@ static bool fallbackFree(void *p) {
   return found;
 }
 
+/* Device (not managed) memory is scratch space of generated host code (the
+ * attention kernels' split-over-keys workspace), allocated and freed around
+ * every call: the last block freed is kept and handed out again to the next
+ * device allocation it can hold, instead of a cuMemFree (which waits for the
+ * device) and a cuMemAlloc per call. Reuse is safe in stream order: host code
+ * frees a block after enqueueing its last use, and later launches come after
+ * it on the same stream, or after a synchronization. */
+#define FA_RT_MAX_DEVICE_BLOCKS 64
+typedef struct {
+  void *ptr;
+  uint64_t bytes;
+} DeviceBlock;
+static DeviceBlock gDeviceBlocks[FA_RT_MAX_DEVICE_BLOCKS]; /* handed out */
+static DeviceBlock gIdle;                                  /* kept for reuse */
+static pthread_mutex_t gDeviceLock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Records a device block handed out; false if the table is full (the block
+ * is then freed as any other when it comes back). */
+static bool deviceBlockAdd(void *p, uint64_t bytes) {
+  for (int i = 0; i < FA_RT_MAX_DEVICE_BLOCKS; ++i)
+    if (!gDeviceBlocks[i].ptr) {
+      gDeviceBlocks[i] = (DeviceBlock){p, bytes};
+      return true;
+    }
+  return false;
+}
+
+/* The idle block if it holds `bytes` (NULL otherwise), handed out. */
+static void *deviceBlockReuse(uint64_t bytes) {
+  void *p = NULL;
+  pthread_mutex_lock(&gDeviceLock);
+  if (gIdle.ptr && gIdle.bytes >= bytes && deviceBlockAdd(gIdle.ptr, gIdle.bytes)) {
+    p = gIdle.ptr;
+    gIdle = (DeviceBlock){NULL, 0};
+  }
+  pthread_mutex_unlock(&gDeviceLock);
+  return p;
+}
+
+/* Takes back a device block handed out: it becomes the idle block, and the
+ * block to free (the previous idle one, or this one if smaller) is returned.
+ * `*known` is false for memory this table never handed out. */
+static void *deviceBlockRelease(void *p, bool *known) {
+  void *drop = p;
+  *known = false;
+  pthread_mutex_lock(&gDeviceLock);
+  for (int i = 0; i < FA_RT_MAX_DEVICE_BLOCKS && !*known; ++i)
+    if (gDeviceBlocks[i].ptr == p) {
+      *known = true;
+      DeviceBlock b = gDeviceBlocks[i];
+      gDeviceBlocks[i] = (DeviceBlock){NULL, 0};
+      if (b.bytes >= gIdle.bytes) {
+        drop = gIdle.ptr;
+        gIdle = b;
+      }
+    }
+  pthread_mutex_unlock(&gDeviceLock);
+  return drop;
+}
+
 FA_RT_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
   if (bytes == 0)
     return NULL;
   void *p = NULL;
   if (faRtFailed() || !ready())
     return fallbackAlloc(bytes);
+  if (!hostShared && (p = deviceBlockReuse(bytes)))
+    return p;
   int r = faRtGetDriver()->memAlloc(&p, bytes, hostShared);
   if (r) {
     faRtFail(r, "allocating %llu bytes of %s memory failed: %s (%d)", (unsigned long long)bytes,
              hostShared ? "managed" : "device", faRtGetDriver()->errorName(r), r);
     return fallbackAlloc(bytes);
+  }
+  if (!hostShared) {
+    pthread_mutex_lock(&gDeviceLock);
+    deviceBlockAdd(p, bytes);
+    pthread_mutex_unlock(&gDeviceLock);
   }
   return p;
 }
@@ -221,9 +288,15 @@ FA_RT_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
 FA_RT_EXPORT void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr || fallbackFree(ptr) || !ready())
     return;
+  bool known;
+  void *drop = deviceBlockRelease(ptr, &known);
+  if (!drop)
+    return; /* kept as the idle block */
   if (stream)
     failed(faRtGetDriver()->streamSynchronize(stream), "a kernel (stream synchronize)");
-  failed(faRtGetDriver()->memFree(ptr), "freeing GPU memory");
+  else if (known && gStream)
+    failed(faRtGetDriver()->streamSynchronize(gStream), "a kernel (stream synchronize)");
+  failed(faRtGetDriver()->memFree(drop), "freeing GPU memory");
 }
 
 FA_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {

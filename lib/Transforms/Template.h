@@ -41,6 +41,7 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
 
 /* The embedded templates (generated from lib/Transforms/GPU/NAME.mlir). */
 extern const char faTemplateAttentionMma[];
+extern const char faTemplateAttentionDispatch[];
 extern const char faTemplateBlockwiseMma[];
 extern const char faTemplateTileCopy[];
 extern const char faTemplateDecomposeSoftmax[];

@@ -44,6 +44,20 @@
 // PREREG-NOT: fake-gpu: cuMemHostUnregister
 // PREREG: register: status 0
  *
+ * Device scratch memory (the split-over-keys workspace host code allocates and
+ * frees around every call): the last block freed is kept and handed out again
+ * to an allocation it holds; a larger one replaces it (the smaller is freed);
+ * managed memory is never kept.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda scratch 2>&1 | FileCheck %s --check-prefix=SCRATCH
+// SCRATCH: fake-gpu: cuMemAlloc_v2 1024 bytes
+// SCRATCH-NOT: fake-gpu: cuMem
+// SCRATCH: scratch: reused yes
+// SCRATCH-NEXT: fake-gpu: cuMemAlloc_v2 4096 bytes
+// SCRATCH-NEXT: scratch: larger block new
+// SCRATCH-NEXT: fake-gpu: cuMemFree_v2
+// SCRATCH-NEXT: fake-gpu: cuMemFree_v2
+// SCRATCH-NEXT: scratch: status 0
+ *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
 // BADBIN: bad-binary: status 218: loading a GPU module failed: CUDA_ERROR_INVALID_PTX (218)
@@ -175,7 +189,7 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
-                    "launch|fault|async [KERNELS]\n", argv[0]);
+                    "launch|fault|async|scratch [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -199,6 +213,20 @@ int main(int argc, char **argv) {
     mgpuMemHostUnregister(host);
     printf("register: nested\n");
     mgpuMemHostUnregister(host);
+    report(scenario);
+    return faRuntimeGetStatus() != 0;
+  }
+  if (strcmp(scenario, "scratch") == 0) {
+    void *a = mgpuMemAlloc(1024, stream, false);
+    mgpuMemFree(a, stream);
+    void *b = mgpuMemAlloc(512, stream, false);
+    printf("scratch: reused %s\n", a == b ? "yes" : "no");
+    mgpuMemFree(b, stream);
+    void *c = mgpuMemAlloc(4096, stream, false);
+    printf("scratch: larger block %s\n", c == a ? "reused" : "new");
+    mgpuMemFree(c, stream);
+    void *m = mgpuMemAlloc(64, stream, true);
+    mgpuMemFree(m, stream);
     report(scenario);
     return faRuntimeGetStatus() != 0;
   }

@@ -46,6 +46,18 @@ enum { MMA_MAX_SLACK = 8 };
  * K and V take at most this much of L2 (H100: 50 MB, A100: 40 MB). */
 enum { MMA_L2_BUDGET = 16 << 20 };
 
+/* Decode (M <= MMA_DECODE_MAX_M) runs a kernel of one warp and
+ * MMA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
+ * workgroups (three per SM of a 132-SM H100 / H200), each scanning at least
+ * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. */
+enum {
+  MMA_DECODE_MAX_M = 16,
+  MMA_DECODE_BM = 16,
+  MMA_SPLIT_WGS = 396,
+  MMA_SPLIT_MIN_TILES = 4,
+  MMA_SPLIT_MAX = 64
+};
+
 static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
 }
@@ -163,6 +175,36 @@ static long clampOffset(int64_t off) {
   return (long)(off > lim ? lim : off < -lim ? -lim : off);
 }
 
+/* The split over keys (flash-decoding): at most SPLIT_MAX splits, enough to
+ * make about SPLIT_WGS workgroups (two per SM on a 132-SM H100 / H200), each
+ * scanning at least SPLIT_MIN_TILES key tiles. */
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Whether the kernel may split its keys: not when B, Hq, M and N are static
+ * and give the chip enough workgroups without (the host code's rule). */
+static bool maySplit(const FaAttentionKernel *k) {
+  MlirType q = mlirValueGetType(k->q), v = mlirValueGetType(k->v);
+  for (int i = 0; i < 3; ++i)
+    if (mlirShapedTypeIsDynamicDim(q, i))
+      return true;
+  if (mlirShapedTypeIsDynamicDim(v, 2))
+    return true;
+  int64_t wgs = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1) *
+                ceilDiv(mlirShapedTypeGetDimSize(q, 2), k->bm);
+  int64_t tiles = ceilDiv(mlirShapedTypeGetDimSize(v, 2), k->bn);
+  return wgs > 0 && MMA_SPLIT_WGS / wgs > 1 && ceilDiv(tiles, MMA_SPLIT_MIN_TILES) > 1;
+}
+
+static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool split) {
+  faTemplateVarsSetFlag(vars, "SPLIT", split && maySplit(k));
+  faTemplateVarsSetInt(vars, "SPLIT_WGS", MMA_SPLIT_WGS);
+  faTemplateVarsSetInt(vars, "SPLIT_MIN_TILES", MMA_SPLIT_MIN_TILES);
+  faTemplateVarsSetInt(vars, "SPLIT_MAX", MMA_SPLIT_MAX);
+  faTemplateVarsSet(vars, "COMBINE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
+  faTemplateVarsSet(vars, "COMBINE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
+  faTemplateVarsSet(vars, "COMBINE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
+}
+
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
   faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
@@ -245,10 +287,15 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   return faTextAppendTemplate(t, faTemplateTileCopy, vars);
 }
 
-const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
+/* One kernel of the template: `name` with k's tiles; `split` lets it split
+ * its keys over workgroups. */
+static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const char *name,
+                                 bool split) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faTemplateVarsSet(&vars, "NAME", "%s", name);
+  /* The template's type aliases, one set per kernel of a module. */
+  faTemplateVarsSet(&vars, "P", "%s_", name);
   faTemplateVarsSetType(&vars, "E", k->elt);
   faTemplateVarsSetType(&vars, "OE", k->outElt);
   /* Without a bias and with a positive scale, the max runs on raw scores
@@ -262,14 +309,101 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   faTemplateVarsSet(&vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
   setArgs(&vars, k);
   setFeatures(&vars, k);
+  setSplit(&vars, k, split);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
+  char tq[200], tk[200], tv[200];
+  snprintf(tq, sizeof tq, "!%s_tq", name);
+  snprintf(tk, sizeof tk, "!%s_tk", name);
+  snprintf(tv, sizeof tv, "!%s_tv", name);
   if (!missing)
-    missing = appendCopy(t, &vars, k, name, "copy_q", "!Q", "!tq", k->bm, k->d);
+    missing = appendCopy(t, &vars, k, name, "copy_q", "!Q", tq, k->bm, k->d);
   if (!missing)
-    missing = appendCopy(t, &vars, k, name, "copy_k", "!K", "!tk", k->bn, k->d);
+    missing = appendCopy(t, &vars, k, name, "copy_k", "!K", tk, k->bn, k->d);
   if (!missing)
-    missing = appendCopy(t, &vars, k, name, "copy_v", "!V", "!tv", k->bn, k->dv);
+    missing = appendCopy(t, &vars, k, name, "copy_v", "!V", tv, k->bn, k->dv);
   faTemplateVarsDestroy(&vars);
   return missing ? "the tensor-core kernel template uses an unset variable" : NULL;
+}
+
+/* The decode kernel's tiles: one warp, 16 query rows, 64-key tiles in two
+ * stages (keys split over workgroups); above D = 128 two warps of 16 rows and
+ * 32-key tiles (one warp spills there). */
+static FaAttentionKernel decodeTiles(const FaAttentionKernel *k) {
+  FaAttentionKernel d = *k;
+  int64_t dmax = k->d > k->dv ? k->d : k->dv;
+  d.bm = MMA_DECODE_BM, d.bn = 64, d.warps = 1, d.stages = 2, d.pvSplit = 1;
+  if (dmax > 128) /* two warps share the copies: one spills at D = 256 */
+    d.bm = 2 * MMA_DECODE_BM, d.bn = 32, d.warps = 2;
+  return d;
+}
+
+/* Whether a decode step of grouped heads may pack its heads into rows:
+ * nothing in the op may tell the heads or the rows apart. */
+static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
+  if (m >= 0 && m != 1)
+    return false;
+  if (k->kvElt.ptr && k->kvPerHead)
+    return false;
+  if (k->biasElt.ptr) {
+    MlirType b = mlirValueGetType(k->bias);
+    if (mlirShapedTypeGetDimSize(b, 1) != 1 || mlirShapedTypeGetDimSize(b, 2) != 1)
+      return false;
+  }
+  return true;
+}
+
+/* "%q, %k, %v[, %bias][, %kvl], %o[, %lse]" with Q, O and lse renamed by
+ * `prefix`'s packed views where `packed`. */
+static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
+  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
+                    k->hasLse ? ", %lse" : "");
+  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s%s, %%op%s", bias, kvl,
+                    k->hasLse ? ", %lsep" : "");
+  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
+                    k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
+}
+
+const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
+  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(k->q), 2);
+  bool dynM = mlirShapedTypeIsDynamicDim(mlirValueGetType(k->q), 2);
+  /* Tiles the op asks for hold for every M: no decode kernel then. */
+  static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
+  bool tuned = false;
+  for (int i = 0; i < 5; ++i)
+    tuned |= faAttentionIntAttr(k, kTuning[i], -1) != -1;
+  bool hasMain = tuned || dynM || m > MMA_DECODE_MAX_M;
+  bool hasDecode = !tuned && (dynM || m <= MMA_DECODE_MAX_M);
+  char variant[192];
+  const char *missing = NULL;
+  if (hasMain) {
+    snprintf(variant, sizeof variant, "%s_main", name);
+    missing = appendVariant(t, k, variant, false);
+  }
+  if (hasDecode && !missing) {
+    FaAttentionKernel d = decodeTiles(k);
+    snprintf(variant, sizeof variant, "%s_decode", name);
+    missing = appendVariant(t, &d, variant, true);
+  }
+  if (missing)
+    return missing;
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", name);
+  faTemplateVarsSetType(&vars, "E", k->elt);
+  faTemplateVarsSetType(&vars, "OE", k->outElt);
+  setArgs(&vars, k);
+  setCallArgs(&vars, k);
+  faTemplateVarsSetFlag(&vars, "HAS_MAIN", hasMain);
+  faTemplateVarsSetFlag(&vars, "HAS_DECODE", hasDecode);
+  faTemplateVarsSetFlag(&vars, "PACK", hasDecode && mayPackHeads(k, dynM ? -1 : m));
+  faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
+  faTemplateVarsSetFlag(&vars, "LSE", k->hasLse);
+  faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
+  faTemplateVarsSetInt(&vars, "DECODE_MAX_M", MMA_DECODE_MAX_M);
+  faTemplateVarsSetInt(&vars, "DECODE_BM", MMA_DECODE_BM);
+  missing = faTextAppendTemplate(t, faTemplateAttentionDispatch, &vars);
+  faTemplateVarsDestroy(&vars);
+  return missing ? "the tensor-core dispatch template uses an unset variable" : NULL;
 }

@@ -9,8 +9,8 @@
 // tile, so every row's max and sum stay inside one warp. Scores S, the
 // probabilities P and the output O live in registers as fragments of the
 // mma.sync m16n8k16 accumulator layout ("mma_m16n8k16", see the blockwise
-// ops): !sfrag holds a thread's part of the [BM x BN] scores, !ofrag its part
-// of the [BM x Dv] output, !rows the running max / sum of its rows.
+// ops): !{{P}}sfrag holds a thread's part of the [BM x BN] scores, !{{P}}ofrag its part
+// of the [BM x Dv] output, !{{P}}rows the running max / sum of its rows.
 //
 // Shared memory (dynamic, {{SMEM_BYTES}} bytes): the Q tile, then K and V
 // tiles in {{STAGES}} stage(s); rows are padded by 16 bytes so that ldmatrix is
@@ -21,22 +21,22 @@
 // S = Q K(t)^T runs and K(t+1) while the softmax and P V(t) run, behind two
 // barriers per tile. At the end the same memory stages O for 16-byte stores.
 
-#ws = #gpu.address_space<workgroup>
-!tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #ws>
-!tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #ws>
-!tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
-!tvc = memref<{{BNC}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #ws>
-!sfrag = vector<{{NS}}xf32>
-!schunk = vector<{{NSC}}xf32>
-!pchunk = vector<{{NSC}}x{{E}}>
-!ofrag = vector<{{NO}}xf32>
-!rows = vector<{{NR}}xf32>
-!sidx = vector<{{NS}}xi32>
-!oidx = vector<{{NO}}xi32>
+#{{P}}ws = #gpu.address_space<workgroup>
+!{{P}}tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #{{P}}ws>
+!{{P}}tk = memref<{{BN}}x{{D}}x{{E}}, strided<[{{DP}}, 1], offset: ?>, #{{P}}ws>
+!{{P}}tv = memref<{{BN}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #{{P}}ws>
+!{{P}}tvc = memref<{{BNC}}x{{DV}}x{{E}}, strided<[{{DVP}}, 1], offset: ?>, #{{P}}ws>
+!{{P}}sfrag = vector<{{NS}}xf32>
+!{{P}}schunk = vector<{{NSC}}xf32>
+!{{P}}pchunk = vector<{{NSC}}x{{E}}>
+!{{P}}ofrag = vector<{{NO}}xf32>
+!{{P}}rows = vector<{{NR}}xf32>
+!{{P}}sidx = vector<{{NS}}xi32>
+!{{P}}oidx = vector<{{NO}}xi32>
 
-memref.global "public" @{{NAME}}_smem : memref<0xi8, #ws> {alignment = 128 : i64}
+memref.global "public" @{{NAME}}_smem : memref<0xi8, #{{P}}ws> {alignment = 128 : i64}
 
-func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
+func.func private @{{NAME}}({{ARGS}}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -50,6 +50,51 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   %MT = arith.ceildivui %M, %cBM : index
   %nth = arith.constant {{THREADS}} : index
   %smem = arith.constant {{SMEM_BYTES}} : i32
+//#if SPLIT
+  // Split over keys (flash-decoding) where the (batch, head, query tile)
+  // workgroups are too few to fill the chip (decode, M = 1): each of %S
+  // splits scans %TPS key tiles and writes its O / l and lse (f32) to a
+  // workspace; @{{NAME}}_combine merges them. %S = 1 otherwise: one pass,
+  // no workspace (an empty one is allocated and freed).
+  %BHM0 = arith.muli %B, %Hq : index
+  %BHM = arith.muli %BHM0, %MT : index
+  %BHM1 = arith.maxui %BHM, %c1 : index
+  %wgs = arith.constant {{SPLIT_WGS}} : index
+  %sFill = arith.divui %wgs, %BHM1 : index
+  %cBNh = arith.constant {{BN}} : index
+  %NTall = arith.ceildivui %N, %cBNh : index
+  %minTiles = arith.constant {{SPLIT_MIN_TILES}} : index
+  %sKeys = arith.ceildivui %NTall, %minTiles : index
+  %maxS = arith.constant {{SPLIT_MAX}} : index
+  %sp0 = arith.minui %sFill, %sKeys : index
+  %sp1 = arith.minui %sp0, %maxS : index
+  %sp2 = arith.maxui %sp1, %c1 : index
+  %TPS0 = arith.ceildivui %NTall, %sp2 : index
+  %TPS = arith.maxui %TPS0, %c1 : index
+  %S0 = arith.ceildivui %NTall, %TPS : index
+  %S = arith.maxui %S0, %c1 : index
+  %split = arith.cmpi ugt, %S, %c1 : index
+  %BS = arith.muli %B, %S : index
+  %wsS = arith.select %split, %S, %c0 : index
+  %wsRows0 = arith.muli %wsS, %BHM0 : index
+  %wsRows = arith.muli %wsRows0, %M : index
+  %cDVh = arith.constant {{DV}} : index
+  %wsOElts = arith.muli %wsRows, %cDVh : index
+  %wsElts = arith.addi %wsOElts, %wsRows : index
+  %c4h = arith.constant 4 : index
+  %wsBytes = arith.muli %wsElts, %c4h : index
+  %wsLOff = arith.muli %wsOElts, %c4h : index
+  %tw0 = gpu.wait async
+  %ws, %tw1 = gpu.alloc async [%tw0] (%wsBytes) : memref<?xi8>
+  gpu.wait [%tw1]
+  %wso = memref.view %ws[%c0][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?x{{DV}}xf32>
+  %wsl = memref.view %ws[%wsLOff][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?xf32>
+//#else
+  // One pass over the keys: the shapes give the chip enough workgroups.
+  %S = arith.addi %c1, %c0 : index
+  %TPS = arith.constant 1073741824 : index
+  %BS = arith.addi %B, %c0 : index
+//#endif
   // The body is in an scf.execute_region: the inliner does not inline into
   // gpu.launch.
 //#if CAUSAL
@@ -58,7 +103,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   // ones to start are the shortest and every SM ends at about the same time.
   // Pairs go in chunks whose K and V fit {{L2_BUDGET}} bytes of L2, so that
   // the workgroups in flight share their keys.
-  %BH = arith.muli %B, %Hq : index
+  %BH = arith.muli %BS, %Hq : index
   %nblk = arith.muli %BH, %MT : index
   %kvrow = arith.constant {{KV_ROW_BYTES}} : index
   %kvhead = arith.muli %N, %kvrow : index
@@ -83,13 +128,16 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %bhIn = arith.remui %inChunk, %cw : index
     %bh = arith.addi %bh0, %bhIn : index
     %h = arith.remui %bh, %Hq : index
-    %b = arith.divui %bh, %Hq : index
+    %bs = arith.divui %bh, %Hq : index
 //#else
-  gpu.launch blocks(%mt, %h, %b) in (%gx = %MT, %gy = %Hq, %gz = %B)
+  gpu.launch blocks(%mt, %h, %bs) in (%gx = %MT, %gy = %Hq, %gz = %BS)
              threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
              dynamic_shared_memory_size %smem {
   scf.execute_region {
 //#endif
+    // Batch %b, split %sp of the keys.
+    %b = arith.divui %bs, %S : index
+    %sp = arith.remui %bs, %S : index
     %c4 = arith.constant 4 : index
     %c32 = arith.constant 32 : index
     %cBN = arith.constant {{BN}} : index
@@ -110,15 +158,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %rows = arith.minui %mleft, %cBM : index
 
     // Shared memory: Q | K stages | V stages.
-    %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #ws>
+    %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #{{P}}ws>
     %raw = memref.reinterpret_cast %raw0 to offset: [0], sizes: [{{SMEM_BYTES}}], strides: [1]
-        : memref<0xi8, #ws> to memref<{{SMEM_BYTES}}xi8, #ws>
+        : memref<0xi8, #{{P}}ws> to memref<{{SMEM_BYTES}}xi8, #{{P}}ws>
     %offK = arith.constant {{OFF_K}} : index
     %offV = arith.constant {{OFF_V}} : index
-    %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{BM}}x{{DP}}x{{E}}, #ws>
-    %kbuf = memref.view %raw[%offK][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws>
-    %vbuf = memref.view %raw[%offV][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws>
-    %qs = memref.subview %qbuf[0, 0] [{{BM}}, {{D}}] [1, 1] : memref<{{BM}}x{{DP}}x{{E}}, #ws> to !tq
+    %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{BM}}x{{DP}}x{{E}}, #{{P}}ws>
+    %kbuf = memref.view %raw[%offK][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws>
+    %vbuf = memref.view %raw[%offV][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws>
+    %qs = memref.subview %qbuf[0, 0] [{{BM}}, {{D}}] [1, 1] : memref<{{BM}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tq
 
     // Keys this workgroup visits: [0, %nend). Past kv_len and past the causal
     // diagonal of its last row nothing is visible.
@@ -143,7 +191,13 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#else
     %nend = arith.addi %nvalid, %c0 : index
 //#endif
-    %NT = arith.ceildivui %nend, %cBN : index
+    %NTw = arith.ceildivui %nend, %cBN : index
+    // This split's key tiles: [%t0, %NT).
+    %t0u = arith.muli %sp, %TPS : index
+    %t0 = arith.minui %t0u, %NTw : index
+    %tEnd = arith.addi %t0, %TPS : index
+    %NT = arith.minui %tEnd, %NTw : index
+    %nk0 = arith.muli %t0, %cBN : index
 
     // Where this thread's scores sit: row %row0 + S_ROWS[i], column
     // n0 + %col0 + S_COLS[i] for fragment entry i. Masks compare the constant
@@ -154,16 +208,16 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %col0 = arith.muli %quad, %c2 : index
     %row0i = arith.index_cast %row0 : index to i32
     %col0i = arith.index_cast %col0 : index to i32
-    %scols = arith.constant dense<[{{S_COLS}}]> : !sidx
+    %scols = arith.constant dense<[{{S_COLS}}]> : !{{P}}sidx
 //#if CAUSAL
     // col <= row + offset  <=>  S_COLS[i] - S_ROWS[i] <= row0 + offset - n0 - col0
-    %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !sidx
+    %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !{{P}}sidx
     %coffi = arith.constant {{CAUSAL_OFFSET}} : i32
     %diag0 = arith.addi %m0, %coff : index
     %diag = arith.addi %diag0, %c1 : index
 //#endif
 //#if BIAS
-    %srows = arith.constant dense<[{{S_ROWS}}]> : !sidx
+    %srows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
     %Mi = arith.index_cast %M : index to i32
     %Ni = arith.index_cast %N : index to i32
     %bd0 = memref.dim %bias, %c0 : !BIAS
@@ -182,37 +236,37 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#endif
 
     // Q once, K and V of the first tile (with one stage, K only): one group.
-    func.call @{{NAME}}_copy_q(%q, %b, %h, %m0, %M, %qs) : (!Q, index, index, index, index, !tq) -> ()
-    %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
-    func.call @{{NAME}}_copy_k(%k, %b, %hk, %c0, %nend, %k0) : (!K, index, index, index, index, !tk) -> ()
-    %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
+    func.call @{{NAME}}_copy_q(%q, %b, %h, %m0, %M, %qs) : (!Q, index, index, index, index, !{{P}}tq) -> ()
+    %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tk
+    func.call @{{NAME}}_copy_k(%k, %b, %hk, %nk0, %nend, %k0) : (!K, index, index, index, index, !{{P}}tk) -> ()
+    %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tv
 //#if ONE_STAGE
 //#else
-    func.call @{{NAME}}_copy_v(%v, %b, %hk, %c0, %nend, %v0) : (!V, index, index, index, index, !tv) -> ()
+    func.call @{{NAME}}_copy_v(%v, %b, %hk, %nk0, %nend, %v0) : (!V, index, index, index, index, !{{P}}tv) -> ()
 //#endif
     %gq = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 
-    %upoison = ub.poison : !ofrag
-    %rpoison = ub.poison : !rows
-    %spoison = ub.poison : !sfrag
-    %o_init = "fa.blockwise_fill"(%upoison, %zf) {layout = "mma_m16n8k16"} : (!ofrag, f32) -> !ofrag
-    %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "mma_m16n8k16"} : (!rows, f32) -> !rows
-    %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "mma_m16n8k16"} : (!rows, f32) -> !rows
-    %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "mma_m16n8k16"} : (!sfrag, f32) -> !sfrag
+    %upoison = ub.poison : !{{P}}ofrag
+    %rpoison = ub.poison : !{{P}}rows
+    %spoison = ub.poison : !{{P}}sfrag
+    %o_init = "fa.blockwise_fill"(%upoison, %zf) {layout = "mma_m16n8k16"} : (!{{P}}ofrag, f32) -> !{{P}}ofrag
+    %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "mma_m16n8k16"} : (!{{P}}rows, f32) -> !{{P}}rows
+    %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "mma_m16n8k16"} : (!{{P}}rows, f32) -> !{{P}}rows
+    %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "mma_m16n8k16"} : (!{{P}}sfrag, f32) -> !{{P}}sfrag
     %qk = arith.constant {{SCALE_LOG2E}} : f32
-    %qkv = vector.broadcast %qk : f32 to !sfrag
-    %ninfs = vector.broadcast %ninf : f32 to !sfrag
-    %zrows = vector.broadcast %zf : f32 to !rows
-    %ninfr = vector.broadcast %ninf : f32 to !rows
-    %negzs = arith.constant dense<-0.0> : !sfrag
+    %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
+    %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
+    %zrows = vector.broadcast %zf : f32 to !{{P}}rows
+    %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
+    %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
     // The exponent's scale: scale * log2(e), or 1 where the scores were
     // scaled before the bias was added (or the scale is not positive).
     %es = arith.constant {{EXP_SCALE}} : f32
-    %ess = vector.broadcast %es : f32 to !sfrag
-    %esr = vector.broadcast %es : f32 to !rows
+    %ess = vector.broadcast %es : f32 to !{{P}}sfrag
+    %esr = vector.broadcast %es : f32 to !{{P}}rows
 
-    %fin:3 = scf.for %t = %c0 to %NT step %c1
-        iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!ofrag, !rows, !rows) {
+    %fin:3 = scf.for %t = %t0 to %NT step %c1
+        iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
       %n0 = arith.muli %t, %cBN : index
       %t1 = arith.addi %t, %c1 : index
       %more = arith.cmpi ult, %t1, %NT : index
@@ -226,10 +280,11 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       // registers, three workgroups per SM.)
       nvgpu.device_async_wait %gq {numGroups = 0 : i32}
       gpu.barrier
-      func.call @{{NAME}}_copy_v(%v, %b, %hk, %n0, %nend, %v0) : (!V, index, index, index, index, !tv) -> ()
+      func.call @{{NAME}}_copy_v(%v, %b, %hk, %n0, %nend, %v0) : (!V, index, index, index, index, !{{P}}tv) -> ()
       %gv = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 //#else
-      %st = arith.remui %t, %c2 : index
+      %tr = arith.subi %t, %t0 : index
+      %st = arith.remui %tr, %c2 : index
       %st1 = arith.subi %c1, %st : index
 
       // Once K(t) and V(t) have landed and every warp is past tile t - 1,
@@ -238,26 +293,26 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       nvgpu.device_async_wait %gq {numGroups = 0 : i32}
       gpu.barrier
       scf.if %more {
-        %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
-        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %kn) : (!K, index, index, index, index, !tk) -> ()
-        %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tv
-        func.call @{{NAME}}_copy_v(%v, %b, %hk, %n1, %nend, %vn) : (!V, index, index, index, index, !tv) -> ()
+        %kn = memref.subview %kbuf[%st1, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tk
+        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %kn) : (!K, index, index, index, index, !{{P}}tk) -> ()
+        %vn = memref.subview %vbuf[%st1, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tv
+        func.call @{{NAME}}_copy_v(%v, %b, %hk, %n1, %nend, %vn) : (!V, index, index, index, index, !{{P}}tv) -> ()
       }
       %gn = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 //#endif
 
-      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #ws> to !tk
+      %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tk
       %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
-          : (!tq, !tk, !sfrag) -> !sfrag
+          : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
 
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
 //#if BIAS
-      %s2 = arith.mulf %s, %qkv : !sfrag
-      %s3 = affine.for %i = 0 to {{NS}} iter_args(%sv = %s2) -> (!sfrag) {
-        %rofs = vector.extract %srows[%i] : i32 from !sidx
-        %cofs = vector.extract %scols[%i] : i32 from !sidx
+      %s2 = arith.mulf %s, %qkv : !{{P}}sfrag
+      %s3 = affine.for %i = 0 to {{NS}} iter_args(%sv = %s2) -> (!{{P}}sfrag) {
+        %rofs = vector.extract %srows[%i] : i32 from !{{P}}sidx
+        %cofs = vector.extract %scols[%i] : i32 from !{{P}}sidx
         %ri = arith.addi %row0i, %rofs : i32
         %ci = arith.addi %colbase, %cofs : i32
         %ric = arith.minsi %ri, %Mi : i32
@@ -267,7 +322,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         %rin = arith.cmpi slt, %ric, %Mi : i32
         %cin = arith.cmpi slt, %cic, %Ni : i32
         %inb = arith.andi %rin, %cin : i1
-        %x = vector.extract %sv[%i] : f32 from !sfrag
+        %x = vector.extract %sv[%i] : f32 from !{{P}}sfrag
         %y = scf.if %inb -> f32 {
           %bi2 = arith.select %bone2, %c0, %rix : index
           %bi3 = arith.select %bone3, %c0, %cix : index
@@ -288,15 +343,15 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         } else {
           scf.yield %x : f32
         }
-        %sn = vector.insert %y, %sv[%i] : f32 into !sfrag
-        affine.yield %sn : !sfrag
+        %sn = vector.insert %y, %sv[%i] : f32 into !{{P}}sfrag
+        affine.yield %sn : !{{P}}sfrag
       }
 //#else
 //#if PRESCALE
-      %s3 = arith.mulf %s, %qkv : !sfrag
+      %s3 = arith.mulf %s, %qkv : !{{P}}sfrag
 //#else
       // Raw scores: scale * log2(e) is applied inside the exponent below.
-      %s3 = arith.addf %s, %negzs : !sfrag
+      %s3 = arith.addf %s, %negzs : !{{P}}sfrag
 //#endif
 //#endif
 
@@ -310,24 +365,24 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#else
       %needmask = arith.ori %past, %past : i1
 //#endif
-      %s4 = scf.if %needmask -> (!sfrag) {
+      %s4 = scf.if %needmask -> (!{{P}}sfrag) {
         %nvi = arith.index_cast %nvalid : index to i32
         %kvlim = arith.subi %nvi, %colbase : i32
-        %kvlimv = vector.broadcast %kvlim : i32 to !sidx
-        %inkv = arith.cmpi slt, %scols, %kvlimv : !sidx
+        %kvlimv = vector.broadcast %kvlim : i32 to !{{P}}sidx
+        %inkv = arith.cmpi slt, %scols, %kvlimv : !{{P}}sidx
 //#if CAUSAL
         %dlim0 = arith.addi %row0i, %coffi : i32
         %dlim = arith.subi %dlim0, %colbase : i32
-        %dlimv = vector.broadcast %dlim : i32 to !sidx
-        %vis = arith.cmpi sle, %sdiag, %dlimv : !sidx
+        %dlimv = vector.broadcast %dlim : i32 to !{{P}}sidx
+        %vis = arith.cmpi sle, %sdiag, %dlimv : !{{P}}sidx
         %ok = arith.andi %inkv, %vis : vector<{{NS}}xi1>
 //#else
         %ok = arith.andi %inkv, %inkv : vector<{{NS}}xi1>
 //#endif
-        %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !sfrag
-        scf.yield %sm : !sfrag
+        %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
+        scf.yield %sm : !{{P}}sfrag
       } else {
-        scf.yield %s3 : !sfrag
+        scf.yield %s3 : !{{P}}sfrag
       }
 //#if ONE_STAGE
 
@@ -336,7 +391,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       nvgpu.device_async_wait %gq {numGroups = 0 : i32}
       gpu.barrier
       scf.if %more {
-        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %k0) : (!K, index, index, index, index, !tk) -> ()
+        func.call @{{NAME}}_copy_k(%k, %b, %hk, %n1, %nend, %k0) : (!K, index, index, index, index, !{{P}}tk) -> ()
       }
       %gk = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 //#endif
@@ -351,61 +406,61 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       // the same m, so O / l is unchanged) and O is rescaled only on the few
       // tiles where some row's max jumps: in long rows, almost never.
       %mmax = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
-          : (!sfrag, !rows) -> !rows
-      %grow0 = arith.subf %mmax, %mrow : !rows
-      %grow = arith.mulf %grow0, %esr : !rows
-      %slack = arith.constant dense<{{MAX_SLACK}}.0> : !rows
+          : (!{{P}}sfrag, !{{P}}rows) -> !{{P}}rows
+      %grow0 = arith.subf %mmax, %mrow : !{{P}}rows
+      %grow = arith.mulf %grow0, %esr : !{{P}}rows
+      %slack = arith.constant dense<{{MAX_SLACK}}.0> : !{{P}}rows
       // Not for -inf - -inf = NaN: such a row has seen no key yet.
-      %moved = arith.cmpf ogt, %grow, %slack : !rows
-      %mnew = arith.select %moved, %mmax, %mrow : vector<{{NR}}xi1>, !rows
-      %minf = arith.cmpf oeq, %mnew, %ninfr : !rows
-      %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !rows
-      %dm0 = arith.subf %mrow, %msafe : !rows
-      %dm = arith.mulf %dm0, %esr : !rows
-      %alpha = math.exp2 %dm : !rows
+      %moved = arith.cmpf ogt, %grow, %slack : !{{P}}rows
+      %mnew = arith.select %moved, %mmax, %mrow : vector<{{NR}}xi1>, !{{P}}rows
+      %minf = arith.cmpf oeq, %mnew, %ninfr : !{{P}}rows
+      %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !{{P}}rows
+      %dm0 = arith.subf %mrow, %msafe : !{{P}}rows
+      %dm = arith.mulf %dm0, %esr : !{{P}}rows
+      %alpha = math.exp2 %dm : !{{P}}rows
       // O *= alpha only when the m of some row of the warp moved: alpha is
       // exactly 1 elsewhere (or 0 on a row whose O is still 0). The vote makes
       // the branch uniform over the warp.
       %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
       %lanes = arith.constant -1 : i32
       %anymove = nvvm.vote.sync any %lanes, %mymove -> i1
-      %accs = scf.if %anymove -> (!ofrag) {
-        %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !rows, !rows
-        %accr = arith.mulf %acc, %ab : !ofrag
-        scf.yield %accr : !ofrag
+      %accs = scf.if %anymove -> (!{{P}}ofrag) {
+        %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
+        %accr = arith.mulf %acc, %ab : !{{P}}ofrag
+        scf.yield %accr : !{{P}}ofrag
       } else {
-        scf.yield %acc : !ofrag
+        scf.yield %acc : !{{P}}ofrag
       }
-      %mes = arith.mulf %msafe, %esr : !rows
-      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !rows, !rows
-      %negmb = arith.negf %mb : !sfrag
-      %earg = math.fma %s4, %ess, %negmb : !sfrag
+      %mes = arith.mulf %msafe, %esr : !{{P}}rows
+      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
+      %negmb = arith.negf %mb : !{{P}}sfrag
+      %earg = math.fma %s4, %ess, %negmb : !{{P}}sfrag
       // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys: the second
       // chunk's exp2 (MUFU) issues while the first chunk's mma runs. Each
       // thread sums only its own columns of l (`partial`): the quad's four
       // partials are added once, after the loop.
-      %la = arith.mulf %lrow, %alpha : !rows
-      %e0 = vector.shuffle %earg, %earg [{{S_CHUNK0}}] : !sfrag, !sfrag
-      %p0 = func.call @{{NAME}}_exp2(%e0) : (!schunk) -> !schunk
+      %la = arith.mulf %lrow, %alpha : !{{P}}rows
+      %e0 = vector.shuffle %earg, %earg [{{S_CHUNK0}}] : !{{P}}sfrag, !{{P}}sfrag
+      %p0 = func.call @{{NAME}}_exp2(%e0) : (!{{P}}schunk) -> !{{P}}schunk
       // P as the A operand of P V: the accumulator layout of two 8-key column
       // tiles is the A layout of one 16-key step, so a conversion suffices.
-      %pe0 = arith.truncf %p0 : !schunk to !pchunk
-      %vc0 = memref.subview %vbuf[%st, 0, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tvc
-      %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "mma_m16n8k16"} : (!pchunk, !tvc, !ofrag) -> !ofrag
+      %pe0 = arith.truncf %p0 : !{{P}}schunk to !{{P}}pchunk
+      %vc0 = memref.subview %vbuf[%st, 0, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tvc
+      %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "mma_m16n8k16"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
       %l0 = "fa.blockwise_reduction"(%p0, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
-          : (!schunk, !rows) -> !rows
+          : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
 //#if PV_SPLIT
-      %e1 = vector.shuffle %earg, %earg [{{S_CHUNK1}}] : !sfrag, !sfrag
-      %p1 = func.call @{{NAME}}_exp2(%e1) : (!schunk) -> !schunk
-      %pe1 = arith.truncf %p1 : !schunk to !pchunk
+      %e1 = vector.shuffle %earg, %earg [{{S_CHUNK1}}] : !{{P}}sfrag, !{{P}}sfrag
+      %p1 = func.call @{{NAME}}_exp2(%e1) : (!{{P}}schunk) -> !{{P}}schunk
+      %pe1 = arith.truncf %p1 : !{{P}}schunk to !{{P}}pchunk
       %cBNC = arith.constant {{BNC}} : index
-      %vc1 = memref.subview %vbuf[%st, %cBNC, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #ws> to !tvc
-      %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "mma_m16n8k16"} : (!pchunk, !tvc, !ofrag) -> !ofrag
+      %vc1 = memref.subview %vbuf[%st, %cBNC, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tvc
+      %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "mma_m16n8k16"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
       %l1 = "fa.blockwise_reduction"(%p1, %l0) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
-          : (!schunk, !rows) -> !rows
-      scf.yield %o1, %mnew, %l1 : !ofrag, !rows, !rows
+          : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
+      scf.yield %o1, %mnew, %l1 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
 //#else
-      scf.yield %o0, %mnew, %l0 : !ofrag, !rows, !rows
+      scf.yield %o0, %mnew, %l0 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
 //#endif
     }
 
@@ -418,36 +473,85 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %one32 = arith.constant 1 : i32
     %two32 = arith.constant 2 : i32
     %w32 = arith.constant 32 : i32
-    %lfin = affine.for %i = 0 to {{NR}} iter_args(%lv = %fin#2) -> (!rows) {
-      %x = vector.extract %lv[%i] : f32 from !rows
+    %lfin = affine.for %i = 0 to {{NR}} iter_args(%lv = %fin#2) -> (!{{P}}rows) {
+      %x = vector.extract %lv[%i] : f32 from !{{P}}rows
       %y1, %ok1 = gpu.shuffle xor %x, %one32, %w32 : f32
       %x1 = arith.addf %x, %y1 : f32
       %y2, %ok2 = gpu.shuffle xor %x1, %two32, %w32 : f32
       %x2 = arith.addf %x1, %y2 : f32
-      %lv2 = vector.insert %x2, %lv[%i] : f32 into !rows
-      affine.yield %lv2 : !rows
+      %lv2 = vector.insert %x2, %lv[%i] : f32 into !{{P}}rows
+      affine.yield %lv2 : !{{P}}rows
     }
-    %onerows = arith.constant dense<1.0> : !rows
-    %lzero = arith.cmpf oeq, %lfin, %zrows : !rows
-    %linv0 = arith.divf %onerows, %lfin : !rows
-    %linv = arith.select %lzero, %zrows, %linv0 : vector<{{NR}}xi1>, !rows
-    %lb = vector.shuffle %linv, %linv [{{O_ROW_STAT}}] : !rows, !rows
-//#if OUT_F32
-    %outv = arith.mulf %fin#0, %lb : !ofrag
-//#else
-    %out = arith.mulf %fin#0, %lb : !ofrag
-    %outv = arith.truncf %out : !ofrag to vector<{{NO}}x{{OE}}>
-//#endif
-    %obuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #ws> to memref<{{BM}}x{{DVP}}x{{OE}}, #ws>
-    %orowc = arith.constant dense<[{{O_ROWS}}]> : !oidx
-    %ocolc = arith.constant dense<[{{O_COLS}}]> : !oidx
+    %onerows = arith.constant dense<1.0> : !{{P}}rows
+    %lzero = arith.cmpf oeq, %lfin, %zrows : !{{P}}rows
+    %linv0 = arith.divf %onerows, %lfin : !{{P}}rows
+    %linv = arith.select %lzero, %zrows, %linv0 : vector<{{NR}}xi1>, !{{P}}rows
+    %lb = vector.shuffle %linv, %linv [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
+    %out = arith.mulf %fin#0, %lb : !{{P}}ofrag
+    // lse = (m + log2 l) * ln 2 in natural log; -inf for a row with no
+    // visible key.
+    %ln2 = arith.constant 0.69314718055994531 : f32
+    %ln2r = vector.broadcast %ln2 : f32 to !{{P}}rows
+    %lg = math.log2 %lfin : !{{P}}rows
+    %me = arith.mulf %fin#1, %esr : !{{P}}rows
+    %lsum = arith.addf %me, %lg : !{{P}}rows
+    %lnat = arith.mulf %lsum, %ln2r : !{{P}}rows
+    %lsev = arith.select %lzero, %ninfr, %lnat : vector<{{NR}}xi1>, !{{P}}rows
+    %first = arith.cmpi eq, %quad, %c0 : index
+    %rrowc = arith.constant dense<[{{R_ROWS}}]> : vector<{{NR}}xi32>
+    %Mi2 = arith.index_cast %M : index to i32
+    %orowc = arith.constant dense<[{{O_ROWS}}]> : !{{P}}oidx
+    %ocolc = arith.constant dense<[{{O_COLS}}]> : !{{P}}oidx
     %wrow0 = arith.addi %wrow, %group : index
+//#if SPLIT
+    scf.if %split {
+      // One split of the keys: O / l and lse of its keys, in f32, to the
+      // workspace (8-byte stores straight from the fragments).
+      affine.for %i = 0 to {{NO_PAIRS}} {
+        %e0 = arith.muli %i, %c2 : index
+        %e1 = arith.addi %e0, %c1 : index
+        %ri = vector.extract %orowc[%e0] : i32 from !{{P}}oidx
+        %ci = vector.extract %ocolc[%e0] : i32 from !{{P}}oidx
+        %rx0 = arith.index_cast %ri : i32 to index
+        %cx0 = arith.index_cast %ci : i32 to index
+        %rx1 = arith.addi %rx0, %wrow0 : index
+        %rx = arith.addi %rx1, %m0 : index
+        %cx = arith.addi %cx0, %col0 : index
+        %rin = arith.cmpi slt, %rx, %M : index
+        scf.if %rin {
+          %x0 = vector.extract %out[%e0] : f32 from !{{P}}ofrag
+          %x1 = vector.extract %out[%e1] : f32 from !{{P}}ofrag
+          %pair = vector.from_elements %x0, %x1 : vector<2xf32>
+          vector.store %pair, %wso[%sp, %b, %h, %rx, %cx] : memref<?x?x?x?x{{DV}}xf32>, vector<2xf32>
+        }
+      }
+      scf.if %first {
+        affine.for %i = 0 to {{NR}} {
+          %ri = vector.extract %rrowc[%i] : i32 from vector<{{NR}}xi32>
+          %r = arith.addi %ri, %row0i : i32
+          %rin = arith.cmpi slt, %r, %Mi2 : i32
+          scf.if %rin {
+            %rx = arith.index_cast %r : i32 to index
+            %y = vector.extract %lsev[%i] : f32 from !{{P}}rows
+            memref.store %y, %wsl[%sp, %b, %h, %rx] : memref<?x?x?x?xf32>
+          }
+        }
+      }
+    } else {
+//#endif
+//#if OUT_F32
+    %negzo = arith.constant dense<-0.0> : !{{P}}ofrag
+    %outv = arith.addf %out, %negzo : !{{P}}ofrag
+//#else
+    %outv = arith.truncf %out : !{{P}}ofrag to vector<{{NO}}x{{OE}}>
+//#endif
+    %obuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{BM}}x{{DVP}}x{{OE}}, #{{P}}ws>
     gpu.barrier
     affine.for %i = 0 to {{NO_PAIRS}} {
       %e0 = arith.muli %i, %c2 : index
       %e1 = arith.addi %e0, %c1 : index
-      %ri = vector.extract %orowc[%e0] : i32 from !oidx
-      %ci = vector.extract %ocolc[%e0] : i32 from !oidx
+      %ri = vector.extract %orowc[%e0] : i32 from !{{P}}oidx
+      %ci = vector.extract %ocolc[%e0] : i32 from !{{P}}oidx
       %rx0 = arith.index_cast %ri : i32 to index
       %cx0 = arith.index_cast %ci : i32 to index
       %rx = arith.addi %rx0, %wrow0 : index
@@ -455,7 +559,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
       %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
       %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
       %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
-      vector.store %pair, %obuf[%rx, %cx] {alignment = {{PAIR_ALIGN}}} : memref<{{BM}}x{{DVP}}x{{OE}}, #ws>, vector<2x{{OE}}>
+      vector.store %pair, %obuf[%rx, %cx] {alignment = {{PAIR_ALIGN}}} : memref<{{BM}}x{{DVP}}x{{OE}}, #{{P}}ws>, vector<2x{{OE}}>
     }
     gpu.barrier
     // Thread t stores chunks e = t + i * {{THREADS}}: row e / {{OUT_CHUNKS}},
@@ -464,7 +568,6 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     // be shared with the Q copy and kept in registers through the loop.
     %ti = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
     %m0i = arith.index_cast %m0 : index to i32
-    %Mi2 = arith.index_cast %M : index to i32
     %ochunks = arith.constant {{OUT_CHUNKS}} : i32
     %ovec = arith.constant {{OUT_VEC}} : i32
     %nthi = arith.constant {{THREADS}} : i32
@@ -484,15 +587,11 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         %rx = arith.index_cast %r : i32 to index
         %cx = arith.index_cast %c : i32 to index
         %growx = arith.index_cast %grow : i32 to index
-        %chunk = vector.load %obuf[%rx, %cx] {alignment = 16} : memref<{{BM}}x{{DVP}}x{{OE}}, #ws>, vector<{{OUT_VEC}}x{{OE}}>
+        %chunk = vector.load %obuf[%rx, %cx] {alignment = 16} : memref<{{BM}}x{{DVP}}x{{OE}}, #{{P}}ws>, vector<{{OUT_VEC}}x{{OE}}>
         vector.store %chunk, %o[%b, %h, %growx, %cx] {alignment = 16} : !O, vector<{{OUT_VEC}}x{{OE}}>
       }
     }
 //#if LSE
-    // lse = (m + log2 l) * ln 2 in natural log; -inf for a fully masked row.
-    %first = arith.cmpi eq, %quad, %c0 : index
-    %ln2 = arith.constant 0.69314718055994531 : f32
-    %rrowc = arith.constant dense<[{{R_ROWS}}]> : vector<{{NR}}xi32>
     scf.if %first {
       affine.for %i = 0 to {{NR}} {
         %ri = vector.extract %rrowc[%i] : i32 from vector<{{NR}}xi32>
@@ -500,34 +599,109 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
         %rin = arith.cmpi slt, %r, %Mi2 : i32
         scf.if %rin {
           %rx = arith.index_cast %r : i32 to index
-          %l = vector.extract %lfin[%i] : f32 from !rows
-          %m = vector.extract %fin#1[%i] : f32 from !rows
-          %lz = arith.cmpf oeq, %l, %zf : f32
-          %lg = math.log2 %l : f32
-          %me = arith.mulf %m, %es : f32
-          %s = arith.addf %me, %lg : f32
-          %ln = arith.mulf %s, %ln2 : f32
-          %y = arith.select %lz, %ninf, %ln : f32
+          %y = vector.extract %lsev[%i] : f32 from !{{P}}rows
           memref.store %y, %lse[%b, %h, %rx] : !LSE
         }
       }
+    }
+//#endif
+//#if SPLIT
     }
 //#endif
     scf.yield
   }
   gpu.terminator
   }
+//#if SPLIT
+  scf.if %split {
+    func.call @{{NAME}}_combine({{COMBINE_ARGS}}%wso, %wsl, %S) : ({{COMBINE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index) -> ()
+  }
+  %tf0 = gpu.wait async
+  %tf1 = gpu.dealloc async [%tf0] %ws : memref<?xi8>
+  gpu.wait [%tf1]
+//#endif
   return
 }
 
+//#if SPLIT
+// The splits of the keys merged, one warp per query row (b, h, m): with
+// w_s = exp(lse_s - max lse), O = sum w_s O_s / sum w_s and
+// lse = max lse + log(sum w_s); O = 0 and lse = -inf where no split saw a key.
+func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>, %wsl: memref<?x?x?x?xf32>, %S: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %B = memref.dim %o, %c0 : !O
+  %Hq = memref.dim %o, %c1 : !O
+  %M = memref.dim %o, %c2 : !O
+  gpu.launch blocks(%m, %h, %b) in (%gx = %M, %gy = %Hq, %gz = %B)
+             threads(%lane, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %zf = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %ln2 = arith.constant 0.69314718055994531 : f32
+    %cDV = arith.constant {{DV}} : index
+    %lmax = scf.for %s = %c0 to %S step %c1 iter_args(%mx = %ninf) -> (f32) {
+      %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
+      %y = arith.maximumf %mx, %x : f32
+      scf.yield %y : f32
+    }
+    %empty = arith.cmpf oeq, %lmax, %ninf : f32
+    %shift = arith.select %empty, %zf, %lmax : f32
+    %wsum = scf.for %s = %c0 to %S step %c1 iter_args(%acc = %zf) -> (f32) {
+      %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
+      %d = arith.subf %x, %shift : f32
+      %d2 = arith.mulf %d, %log2e : f32
+      %w = math.exp2 %d2 : f32
+      %acc2 = arith.addf %acc, %w : f32
+      scf.yield %acc2 : f32
+    }
+    %inv0 = arith.divf %one, %wsum : f32
+    %inv = arith.select %empty, %zf, %inv0 : f32
+    scf.for %c = %lane to %cDV step %c32 {
+      %sum = scf.for %s = %c0 to %S step %c1 iter_args(%acc = %zf) -> (f32) {
+        %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
+        %d = arith.subf %x, %shift : f32
+        %d2 = arith.mulf %d, %log2e : f32
+        %w = math.exp2 %d2 : f32
+        %ov = memref.load %wso[%s, %b, %h, %m, %c] : memref<?x?x?x?x{{DV}}xf32>
+        %acc2 = math.fma %w, %ov, %acc : f32
+        scf.yield %acc2 : f32
+      }
+      %r = arith.mulf %sum, %inv : f32
+//#if OUT_F32
+      memref.store %r, %o[%b, %h, %m, %c] : !O
+//#else
+      %rt = arith.truncf %r : f32 to {{OE}}
+      memref.store %rt, %o[%b, %h, %m, %c] : !O
+//#endif
+    }
+//#if LSE
+    %first = arith.cmpi eq, %lane, %c0 : index
+    scf.if %first {
+      %lg = math.log2 %wsum : f32
+      %ln = arith.mulf %lg, %ln2 : f32
+      %l0 = arith.addf %lmax, %ln : f32
+      %l = arith.select %empty, %ninf, %l0 : f32
+      memref.store %l, %lse[%b, %h, %m] : !LSE
+    }
+//#endif
+    gpu.terminator
+  }
+  return
+}
+//#endif
+
 // exp2 of a chunk of scores, denormal results flushed to 0
 // (ex2.approx.ftz: one MUFU each).
-func.func private @{{NAME}}_exp2(%x: !schunk) -> !schunk {
-  %p = affine.for %i = 0 to {{NSC}} iter_args(%pv = %x) -> (!schunk) {
-    %xi = vector.extract %pv[%i] : f32 from !schunk
+func.func private @{{NAME}}_exp2(%x: !{{P}}schunk) -> !{{P}}schunk {
+  %p = affine.for %i = 0 to {{NSC}} iter_args(%pv = %x) -> (!{{P}}schunk) {
+    %xi = vector.extract %pv[%i] : f32 from !{{P}}schunk
     %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %xi : (f32) -> f32
-    %pn = vector.insert %y, %pv[%i] : f32 into !schunk
-    affine.yield %pn : !schunk
+    %pn = vector.insert %y, %pv[%i] : f32 into !{{P}}schunk
+    affine.yield %pn : !{{P}}schunk
   }
-  return %p : !schunk
+  return %p : !{{P}}schunk
 }

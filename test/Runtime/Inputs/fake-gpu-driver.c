@@ -176,6 +176,7 @@ EXPORT int cuEventElapsedTime(float *ms, void *a, void *b) {
 }
 EXPORT int cuMemAlloc_v2(void **p, size_t bytes) {
   FAKE_ENTRY(cuMemAlloc_v2);
+  fprintf(stderr, "fake-gpu: cuMemAlloc_v2 %zu bytes\n", bytes);
   return alloc(p, bytes);
 }
 EXPORT int cuMemAllocManaged(void **p, size_t bytes, unsigned flags) {
@@ -183,6 +184,7 @@ EXPORT int cuMemAllocManaged(void **p, size_t bytes, unsigned flags) {
   return alloc(p, bytes);
 }
 EXPORT int cuMemFree_v2(void *p) {
+  fprintf(stderr, "fake-gpu: cuMemFree_v2\n");
   free(p);
   return 0;
 }

@@ -7,8 +7,8 @@
 // RUN: not fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=gpu})' %s 2>&1 | FileCheck %s --check-prefix=WRONG
 
 // CHECK-LABEL: func.func @f16_causal_gqa(
-// CHECK: memref.global "public" @fa_attention_0_smem : memref<0xi8, #gpu.address_space<workgroup>>
-// CHECK: func.func private @fa_attention_0({{.*}}strided<[?, ?, ?, 1], offset: ?>{{.*}}) attributes {fa.attention_kernel}
+// CHECK: memref.global "public" @fa_attention_0_main_smem : memref<0xi8, #gpu.address_space<workgroup>>
+// CHECK: func.func private @fa_attention_0_main({{.*}}strided<[?, ?, ?, 1], offset: ?>{{.*}}) {
 // Causal: a 1-D grid numbered longest first, in chunks of (batch, head)
 // pairs whose K and V fit 16 MiB (64 x 2 x 2 bytes per key here).
 // CHECK: %[[KVROW:.*]] = arith.constant 256 : index
@@ -100,9 +100,11 @@ func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, 
 
 // -----
 
-// A kv length per (batch, query head) is read at [b, h], on both kernels.
-// CHECK: func.func private @fa_attention_0({{.*}}memref<?x?xi64, strided<[?, 1], offset: ?>>
-// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %[[H:[a-z0-9_]+]], %[[B:[a-z0-9_]+]]) in
+// A kv length per (batch, query head) is read at [b, h], on both kernels
+// (M = 5: the tensor-core decode kernel, batch and split from the grid's z).
+// CHECK: func.func private @fa_attention_0_decode({{.*}}memref<?x?xi64, strided<[?, 1], offset: ?>>
+// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %[[H:[a-z0-9_]+]], %[[BS:[a-z0-9_]+]]) in
+// CHECK: %[[B:.*]] = arith.divui %[[BS]], %{{.*}} : index
 // CHECK: memref.load %{{.*}}[%[[B]], %[[H]]] : memref<?x?xi64, strided<[?, 1], offset: ?>>
 // CHECK: layout = "mma_m16n8k16"
 // CHECK: func.func private @fa_attention_1({{.*}}memref<?x?xi64, strided<[?, ?], offset: ?>>
@@ -167,9 +169,11 @@ func.func @f16_k_transposed_big_tiles(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2
 
 // stages = 2: K and V of the next tile are copied together into the other
 // stage, behind one barrier per tile; without a causal mask the grid is
-// (query tile, head, batch).
+// (query tile, head, batch). The op's tiles hold for every M: no decode
+// kernel.
 // CHECK-LABEL: func.func @f16_two_stages(
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %dim{{.*}}, %{{.*}} = %dim{{.*}})
+// CHECK-NOT: _decode
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %dim{{.*}}, %{{.*}} = %{{.*}})
 // CHECK: memref.view {{.*}} to memref<2x64x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
@@ -186,4 +190,58 @@ func.func @f16_two_stages(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, 
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, stages = 2 : i64}
       : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
   return %o : tensor<?x?x?x128xf16>
+}
+
+// -----
+
+// M = 1024 (static) needs no decode kernel: no workspace, no combine.
+// CHECK-LABEL: func.func @f16_no_split(
+// CHECK-NOT: gpu.alloc
+// CHECK-NOT: _decode
+// CHECK: return
+func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf16>, %v: tensor<2x16x1024x64xf16>) -> tensor<2x16x1024x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<2x16x1024x64xf16>, tensor<2x16x1024x64xf16>, tensor<2x16x1024x64xf16>) -> tensor<2x16x1024x64xf16>
+  return %o : tensor<2x16x1024x64xf16>
+}
+
+// -----
+
+// A decode step (M = 1, N = 8192). The entry packs the G = 4 query heads of a
+// K/V head into rows (M = 1, every key visible to row 0) and calls the decode
+// kernel either way.
+// CHECK-LABEL: func.func @f16_decode_split(
+// The decode kernel: one warp, keys split over workgroups into a workspace,
+// each split's O / l and lse in f32, merged by the combine kernel.
+// CHECK: func.func private @[[DEC:fa_attention_[0-9]+_decode]](
+// CHECK: %[[SPLIT:.*]] = arith.cmpi ugt, %[[S:.*]], %c1 : index
+// CHECK: %[[WS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xi8>
+// CHECK: %[[WSO:.*]] = memref.view %[[WS]][%c0][{{.*}}] : memref<?xi8> to memref<?x?x?x?x128xf32>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c32{{.*}}
+// CHECK: scf.for
+// CHECK: scf.if %[[SPLIT]] {
+// CHECK: vector.store %{{.*}}, %[[WSO]][{{.*}}] : memref<?x?x?x?x128xf32>, vector<2xf32>
+// CHECK: } else {
+// CHECK: scf.if %[[SPLIT]] {
+// CHECK-NEXT: func.call @[[COMBINE:fa_attention_[0-9]+_decode_combine]](%{{.*}}, %{{.*}}, %[[WSO]], %{{.*}}, %[[S]])
+// CHECK: gpu.dealloc async [%{{.*}}] %[[WS]] : memref<?xi8>
+// CHECK: func.func private @[[COMBINE]](
+// CHECK: gpu.launch
+// CHECK: math.exp2
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
+// The entry packs the G = 4 query heads of a K/V head into rows (M = 1, every
+// key visible to row 0, lse unit-strided over heads) and calls the decode
+// kernel either way.
+// CHECK: func.func private @fa_attention_{{[0-9]+}}({{.*}}) attributes {fa.attention_kernel}
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %{{.*}}, %c1 : index
+// CHECK: %[[PACK:.*]] = arith.andi %[[ONE]], %{{.*}} : i1
+// CHECK: scf.if %{{.*}} {
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], strides: [%{{.*}}, %{{.*}}, %{{.*}}, 1]
+// CHECK: call @[[DEC]](
+// CHECK: } else {
+// CHECK: call @[[DEC]](
+func.func @f16_decode_split(%q: tensor<1x32x1x128xf16>, %k: tensor<1x8x8192x128xf16>, %v: tensor<1x8x8192x128xf16>) -> (tensor<1x32x1x128xf16>, tensor<1x32x1xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, causal_offset = 8191 : i64}
+      : (tensor<1x32x1x128xf16>, tensor<1x8x8192x128xf16>, tensor<1x8x8192x128xf16>) -> (tensor<1x32x1x128xf16>, tensor<1x32x1xf32>)
+  return %o, %l : tensor<1x32x1x128xf16>, tensor<1x32x1xf32>
 }
