@@ -200,6 +200,8 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
   faTemplateVarsSetInt(vars, "SPLIT_WGS", MMA_SPLIT_WGS);
   faTemplateVarsSetInt(vars, "SPLIT_MIN_TILES", MMA_SPLIT_MIN_TILES);
   faTemplateVarsSetInt(vars, "SPLIT_MAX", MMA_SPLIT_MAX);
+  faTemplateVarsSetInt(vars, "SPLIT_MAX_M1", MMA_SPLIT_MAX - 1);
+  faTemplateVarsSetFlag(vars, "SPLIT_MAX_64", MMA_SPLIT_MAX == 64);
   faTemplateVarsSet(vars, "COMBINE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
   faTemplateVarsSet(vars, "COMBINE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
   faTemplateVarsSet(vars, "COMBINE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");

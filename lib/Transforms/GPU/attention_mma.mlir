@@ -627,6 +627,9 @@ func.func private @{{NAME}}({{ARGS}}) {
 // The splits of the keys merged, one warp per query row (b, h, m): with
 // w_s = exp(lse_s - max lse), O = sum w_s O_s / sum w_s and
 // lse = max lse + log(sum w_s); O = 0 and lse = -inf where no split saw a key.
+// Lane l weighs splits l and l + 32 (S <= {{SPLIT_MAX}}), the max and the sum
+// go round the warp by shuffles, the weights through shared memory; each lane
+// then sums its columns over the splits, 8 loads in flight at a time.
 func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>, %wsl: memref<?x?x?x?xf32>, %S: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -636,39 +639,83 @@ func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x
   %Hq = memref.dim %o, %c1 : !O
   %M = memref.dim %o, %c2 : !O
   gpu.launch blocks(%m, %h, %b) in (%gx = %M, %gy = %Hq, %gz = %B)
-             threads(%lane, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+             threads(%lane, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
+             workgroup(%wsh : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>) {
     %zf = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
     %log2e = arith.constant 1.4426950408889634 : f32
     %ln2 = arith.constant 0.69314718055994531 : f32
     %cDV = arith.constant {{DV}} : index
-    %lmax = scf.for %s = %c0 to %S step %c1 iter_args(%mx = %ninf) -> (f32) {
-      %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
-      %y = arith.maximumf %mx, %x : f32
-      scf.yield %y : f32
+    %c8 = arith.constant 8 : index
+    %w32 = arith.constant 32 : i32
+    %s0 = arith.addi %lane, %c0 : index
+    %s1 = arith.addi %lane, %c32 : index
+    %in0 = arith.cmpi ult, %s0, %S : index
+    %in1 = arith.cmpi ult, %s1, %S : index
+    %x0 = scf.if %in0 -> (f32) {
+      %x = memref.load %wsl[%s0, %b, %h, %m] : memref<?x?x?x?xf32>
+      scf.yield %x : f32
+    } else {
+      scf.yield %ninf : f32
+    }
+    %x1 = scf.if %in1 -> (f32) {
+      %x = memref.load %wsl[%s1, %b, %h, %m] : memref<?x?x?x?xf32>
+      scf.yield %x : f32
+    } else {
+      scf.yield %ninf : f32
+    }
+    %mx0 = arith.maximumf %x0, %x1 : f32
+    %lmax = affine.for %i = 0 to 5 iter_args(%v = %mx0) -> (f32) {
+      %ii = arith.index_cast %i : index to i32
+      %one32 = arith.constant 1 : i32
+      %d = arith.shli %one32, %ii : i32
+      %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
+      %r = arith.maximumf %v, %y : f32
+      affine.yield %r : f32
     }
     %empty = arith.cmpf oeq, %lmax, %ninf : f32
     %shift = arith.select %empty, %zf, %lmax : f32
-    %wsum = scf.for %s = %c0 to %S step %c1 iter_args(%acc = %zf) -> (f32) {
-      %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
-      %d = arith.subf %x, %shift : f32
-      %d2 = arith.mulf %d, %log2e : f32
-      %w = math.exp2 %d2 : f32
-      %acc2 = arith.addf %acc, %w : f32
-      scf.yield %acc2 : f32
+    %d0 = arith.subf %x0, %shift : f32
+    %e0 = arith.mulf %d0, %log2e : f32
+    %w0 = math.exp2 %e0 : f32
+    %d1 = arith.subf %x1, %shift : f32
+    %e1 = arith.mulf %d1, %log2e : f32
+    %w1 = math.exp2 %e1 : f32
+    memref.store %w0, %wsh[%s0] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
+//#if SPLIT_MAX_64
+    memref.store %w1, %wsh[%s1] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
+//#endif
+    %ws0 = arith.addf %w0, %w1 : f32
+    %wsum = affine.for %i = 0 to 5 iter_args(%v = %ws0) -> (f32) {
+      %ii = arith.index_cast %i : index to i32
+      %one32 = arith.constant 1 : i32
+      %d = arith.shli %one32, %ii : i32
+      %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
+      %r = arith.addf %v, %y : f32
+      affine.yield %r : f32
     }
+    gpu.barrier
     %inv0 = arith.divf %one, %wsum : f32
     %inv = arith.select %empty, %zf, %inv0 : f32
+    %smax = arith.constant {{SPLIT_MAX_M1}} : index
     scf.for %c = %lane to %cDV step %c32 {
-      %sum = scf.for %s = %c0 to %S step %c1 iter_args(%acc = %zf) -> (f32) {
-        %x = memref.load %wsl[%s, %b, %h, %m] : memref<?x?x?x?xf32>
-        %d = arith.subf %x, %shift : f32
-        %d2 = arith.mulf %d, %log2e : f32
-        %w = math.exp2 %d2 : f32
-        %ov = memref.load %wso[%s, %b, %h, %m, %c] : memref<?x?x?x?x{{DV}}xf32>
-        %acc2 = math.fma %w, %ov, %acc : f32
-        scf.yield %acc2 : f32
+      %sum = scf.for %sb = %c0 to %S step %c8 iter_args(%acc = %zf) -> (f32) {
+        // Eight splits: weights past S are 0 (their lse is -inf), and their
+        // loads read split S - 1 instead.
+        %sl = arith.subi %S, %c1 : index
+        %acc8 = affine.for %j = 0 to 8 iter_args(%a = %acc) -> (f32) {
+          %sj = arith.addi %sb, %j : index
+          %sc = arith.minui %sj, %sl : index
+          %sw = arith.minui %sj, %smax : index
+          %w = memref.load %wsh[%sw] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
+          %live = arith.cmpi ult, %sj, %S : index
+          %wl = arith.select %live, %w, %zf : f32
+          %ov = memref.load %wso[%sc, %b, %h, %m, %c] : memref<?x?x?x?x{{DV}}xf32>
+          %a2 = math.fma %wl, %ov, %a : f32
+          affine.yield %a2 : f32
+        }
+        scf.yield %acc8 : f32
       }
       %r = arith.mulf %sum, %inv : f32
 //#if OUT_F32
