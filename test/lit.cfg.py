@@ -24,6 +24,7 @@ config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "m
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%fake_gpu_notma", os.path.join(config.fa_test_bin_dir, "fake-gpu-driver-notma.so")))
 config.substitutions.append(("%fake_gpu_old", os.path.join(config.fa_test_bin_dir, "fake-gpu-driver-old.so")))
 config.substitutions.append(("%fake_gpu", os.path.join(config.fa_test_bin_dir, "fake-gpu-driver.so")))
 config.substitutions.append(("%gpu_models", os.path.join(config.fa_obj_root, "test", "gpu-models")))

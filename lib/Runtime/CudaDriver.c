@@ -52,6 +52,9 @@ static struct {
   CUresult (*memHostRegister)(void *, size_t, unsigned);
   CUresult (*memHostUnregister)(void *);
   CUresult (*pointerGetAttribute)(void *, int, CUdeviceptr);
+  CUresult (*tensorMapEncodeTiled)(void *, int, uint32_t, void *, const uint64_t *,
+                                   const uint64_t *, const uint32_t *, const uint32_t *, int,
+                                   int, int, int);
 } cu;
 
 static CUcontext gContext;
@@ -91,6 +94,7 @@ static bool cudaOpen(int device) {
   };
   if (!faRtOpenDriver(kLibs, syms, sizeof syms / sizeof syms[0]))
     return false;
+  *(void **)&cu.tensorMapEncodeTiled = faRtOptionalSymbol("cuTensorMapEncodeTiled"); /* CUDA 12 */
   CUresult r;
   int count = 0;
   CUdevice dev;
@@ -183,12 +187,23 @@ static bool cudaIsDriverMemory(void *p) {
 static int cudaHostRegister(void *p, size_t bytes) { return cu.memHostRegister(p, bytes, 0); }
 static int cudaHostUnregister(void *p) { return cu.memHostUnregister(p); }
 
+static int cudaTensorMapEncodeTiled(void *map, int type, uint32_t rank, void *address,
+                                    const uint64_t *dims, const uint64_t *strides,
+                                    const uint32_t *box, int interleave, int swizzle,
+                                    int l2Promotion, int oobFill) {
+  static const uint32_t kUnit[5] = {1, 1, 1, 1, 1};
+  if (!cu.tensorMapEncodeTiled)
+    return FA_RT_UNSUPPORTED;
+  return cu.tensorMapEncodeTiled(map, type, rank, address, dims, strides, box, kUnit,
+                                 interleave, swizzle, l2Promotion, oobFill);
+}
+
 static const FaRtDriver kCuda = {
     "cuda", CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cudaOpen, cudaBindThread, cudaErrorName,
     cudaModuleLoad, cudaModuleUnload, cudaModuleGetFunction, cudaLaunch, cudaStreamCreate, cudaStreamDestroy,
     cudaStreamSynchronize, cudaStreamWaitEvent, cudaEventCreate, cudaEventDestroy,
     cudaEventRecord, cudaEventSynchronize, cudaEventElapsedMs, cudaMemAlloc, cudaMemFree,
     cudaMemcpyAsync, cudaMemset32Async, cudaMemset16Async, cudaIsDriverMemory,
-    cudaHostRegister, cudaHostUnregister};
+    cudaHostRegister, cudaHostUnregister, cudaTensorMapEncodeTiled};
 
 const FaRtDriver *faRtGetDriver(void) { return &kCuda; }

@@ -43,7 +43,17 @@ typedef struct FaRtDriver {
   /* Page-locks host memory and maps it for the device. */
   int (*hostRegister)(void *ptr, size_t bytes);
   int (*hostUnregister)(void *ptr);
+  /* cuTensorMapEncodeTiled: a 128-byte tensor map of a `rank`-D tensor at
+   * `address` (dims, byte strides of dims 1.., box: innermost first);
+   * FA_RT_UNSUPPORTED where the driver has none (HIP, CUDA before 12). */
+  int (*tensorMapEncodeTiled)(void *map, int dataType, uint32_t rank, void *address,
+                              const uint64_t *dims, const uint64_t *strides,
+                              const uint32_t *box, int interleave, int swizzle,
+                              int l2Promotion, int oobFill);
 } FaRtDriver;
+
+/* The status of a driver call the driver does not have. */
+enum { FA_RT_UNSUPPORTED = -2 };
 
 /* The driver this runtime library was built with. */
 const FaRtDriver *faRtGetDriver(void);

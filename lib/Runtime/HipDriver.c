@@ -142,12 +142,22 @@ static bool hipIsDriverMemory(void *p) {
 static int hipHostRegisterFn(void *p, size_t n) { return hip.hostRegister(p, n, 0); }
 static int hipHostUnregisterFn(void *p) { return hip.hostUnregister(p); }
 
+/* HIP has no tensor memory accelerator. */
+static int hipTensorMapEncodeTiled(void *map, int type, uint32_t rank, void *address,
+                                   const uint64_t *dims, const uint64_t *strides,
+                                   const uint32_t *box, int interleave, int swizzle,
+                                   int l2Promotion, int oobFill) {
+  (void)map, (void)type, (void)rank, (void)address, (void)dims, (void)strides, (void)box;
+  (void)interleave, (void)swizzle, (void)l2Promotion, (void)oobFill;
+  return FA_RT_UNSUPPORTED;
+}
+
 static const FaRtDriver kHip = {
     "hip", hipErrorHostMemoryAlreadyRegistered, hipOpen, hipBindThread, hipErrorName,
     hipModuleLoad, hipModuleUnloadFn, hipModuleGetFunctionFn, hipLaunch, hipStreamCreateFn,
     hipStreamDestroyFn, hipStreamSynchronizeFn, hipStreamWaitEventFn, hipEventCreateFn, hipEventDestroyFn,
     hipEventRecordFn, hipEventSynchronizeFn, hipEventElapsedMs, hipMemAlloc, hipMemFree,
     hipMemcpyAsyncFn, hipMemset32Async, hipMemset16Async, hipIsDriverMemory,
-    hipHostRegisterFn, hipHostUnregisterFn};
+    hipHostRegisterFn, hipHostUnregisterFn, hipTensorMapEncodeTiled};
 
 const FaRtDriver *faRtGetDriver(void) { return &kHip; }

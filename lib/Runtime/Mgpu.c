@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int gDevice;
 static pthread_once_t gOnce = PTHREAD_ONCE_INIT;
@@ -381,4 +382,93 @@ FA_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
   size_t bytes;
   faRtMemRefRange(rank, descriptor, elementSize, &begin, &bytes);
   mgpuMemHostUnregister(begin);
+}
+
+/* --- tensor maps (TMA) ------------------------------------------------------ */
+
+/* Bytes per element of each CUtensorMapDataType, in the enum's order (uint8,
+ * uint16, uint32, int32, uint64, int64, f16, f32, f64, bf16, f32 ftz, tf32,
+ * tf32 ftz). */
+static const int kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+
+/* Encoded maps in device memory, shared by identical maps (host code encodes
+ * the same tensors' maps on every call): MAX slots reused round robin. */
+#define FA_RT_MAX_TENSOR_MAPS 64
+typedef struct {
+  unsigned char map[128];
+  void *device;
+} TensorMapSlot;
+static TensorMapSlot gTensorMaps[FA_RT_MAX_TENSOR_MAPS];
+static int gTensorMapNext;
+static pthread_mutex_t gTensorMapLock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The device copy of `map`: a shared one, or a slot (re)filled with it. */
+static void *tensorMapToDevice(const unsigned char map[128]) {
+  void *device = NULL;
+  pthread_mutex_lock(&gTensorMapLock);
+  for (int i = 0; i < FA_RT_MAX_TENSOR_MAPS && !device; ++i)
+    if (gTensorMaps[i].device && memcmp(gTensorMaps[i].map, map, 128) == 0)
+      device = gTensorMaps[i].device;
+  if (!device) {
+    TensorMapSlot *slot = &gTensorMaps[gTensorMapNext];
+    if (slot->device) /* a kernel in flight may still read the old map */
+      failed(faRtGetDriver()->streamSynchronize(gStream), "a kernel (stream synchronize)");
+    else if (failed(faRtGetDriver()->memAlloc(&slot->device, 128, false),
+                    "allocating a tensor map"))
+      slot->device = NULL;
+    if (slot->device &&
+        !failed(faRtGetDriver()->memcpyAsync(slot->device, map, 128, gStream),
+                "copying a tensor map")) {
+      memcpy(slot->map, map, 128);
+      device = slot->device;
+      gTensorMapNext = (gTensorMapNext + 1) % FA_RT_MAX_TENSOR_MAPS;
+    }
+  }
+  pthread_mutex_unlock(&gTensorMapLock);
+  return device;
+}
+
+/* MLIR's ABI for nvgpu.tma.create.descriptor: the tiled tensor map of the
+ * memref `descriptor` (rank 1 to 5; {allocated, aligned, offset, sizes,
+ * strides}, outermost first, as `boxDims`), in device memory for kernels to
+ * read; NULL after a recorded failure (no TMA in the driver, a bad shape). */
+FA_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                                  int64_t dataType, int64_t interleave,
+                                                  int64_t swizzle, int64_t l2Promotion,
+                                                  int64_t oobFill, int64_t *boxDims) {
+  const int64_t numTypes = sizeof kTensorMapElementBytes / sizeof kTensorMapElementBytes[0];
+  if (rank < 1 || rank > 5 || dataType < 0 || dataType >= numTypes) {
+    faRtFail(-1, "a tensor map of rank %lld and data type %lld: TMA takes ranks 1 to 5 "
+             "and types 0 to %lld", (long long)rank, (long long)dataType,
+             (long long)numTypes - 1);
+    return NULL;
+  }
+  if (faRtFailed() || !ready())
+    return NULL;
+  const char *d = descriptor;
+  char *aligned;
+  memcpy(&aligned, d + sizeof(void *), sizeof aligned);
+  const int64_t *words = (const int64_t *)(d + 2 * sizeof(void *));
+  const int64_t offset = words[0], *sizes = words + 1, *strides = words + 1 + rank;
+  const int bytes = kTensorMapElementBytes[dataType];
+  uint64_t dims[5], byteStrides[5] = {0};
+  uint32_t box[5];
+  for (int64_t i = 0; i < rank; ++i) { /* innermost first */
+    dims[i] = (uint64_t)sizes[rank - 1 - i];
+    box[i] = (uint32_t)boxDims[rank - 1 - i];
+    if (i + 1 < rank)
+      byteStrides[i] = (uint64_t)strides[rank - 2 - i] * (uint64_t)bytes;
+  }
+  unsigned char map[128] __attribute__((aligned(64))) = {0};
+  int r = faRtGetDriver()->tensorMapEncodeTiled(
+      map, (int)dataType, (uint32_t)rank, aligned + offset * bytes, dims, byteStrides, box,
+      (int)interleave, (int)swizzle, (int)l2Promotion, (int)oobFill);
+  if (r == FA_RT_UNSUPPORTED) {
+    faRtFail(r, "the %s driver has no cuTensorMapEncodeTiled: tensor maps (TMA) need an "
+             "NVIDIA driver for CUDA 12 or newer", faRtGetDriver()->name);
+    return NULL;
+  }
+  if (failed(r, "encoding a tensor map (cuTensorMapEncodeTiled)"))
+    return NULL;
+  return tensorMapToDevice(map);
 }

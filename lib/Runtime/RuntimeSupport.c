@@ -55,6 +55,12 @@ FA_RT_EXPORT void faRuntimeClearStatus(void) {
   pthread_mutex_unlock(&gLock);
 }
 
+static void *gDriverLibrary;
+
+void *faRtOptionalSymbol(const char *name) {
+  return gDriverLibrary ? dlsym(gDriverLibrary, name) : NULL;
+}
+
 bool faRtOpenDriver(const char *const *names, const FaRtSymbol *symbols, size_t numSymbols) {
   const char *override = getenv("FA_RUNTIME_DRIVER");
   const char *const onlyOverride[] = {override, NULL};
@@ -73,6 +79,7 @@ bool faRtOpenDriver(const char *const *names, const FaRtSymbol *symbols, size_t 
         return false;
       }
     }
+    gDriverLibrary = lib;
     return true;
   }
   faRtFail(-1, "cannot load the GPU driver library %s: %s", tried, dlerror());

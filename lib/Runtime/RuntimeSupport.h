@@ -27,6 +27,10 @@ typedef struct FaRtSymbol {
  * library and symbol and returns false. */
 bool faRtOpenDriver(const char *const *names, const FaRtSymbol *symbols, size_t numSymbols);
 
+/* A symbol of the library faRtOpenDriver opened that newer drivers alone
+ * have; NULL when absent. */
+void *faRtOptionalSymbol(const char *name);
+
 /* The (rank, descriptor, element size) of mgpuMemHostRegisterMemRef as a
  * byte range. */
 void faRtMemRefRange(int64_t rank, const void *descriptor, int64_t elementSize,

@@ -58,6 +58,30 @@
 // SCRATCH-NEXT: fake-gpu: cuMemFree_v2
 // SCRATCH-NEXT: scratch: status 0
  *
+ * Tensor maps (TMA, nvgpu.tma.create.descriptor): a [64 x 128] f16 memref at
+ * element offset 8 with rows of 136, box [64 x 64], 128-byte swizzle, reaches
+ * cuTensorMapEncodeTiled innermost first with byte strides; the map lands in
+ * device memory, and the same map again shares that copy. A driver without
+ * cuTensorMapEncodeTiled (before CUDA 12), a failing encode, HIP, a rank of 6:
+ * a recorded failure and NULL.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda tma 2>&1 | FileCheck %s --check-prefix=TMA
+// TMA: fake-gpu: cuTensorMapEncodeTiled type 6 rank 2 dims 128x64 strides 272 box 64x64 element strides 1 swizzle 3 interleave 0 l2 0 oob 0
+// TMA-NEXT: fake-gpu: cuMemAlloc_v2 128 bytes
+// TMA-NEXT: fake-gpu: cuTensorMapEncodeTiled
+// TMA-NOT: cuMemAlloc
+// TMA: tma: shared yes
+// TMA: tma: first word the address
+// TMA-NEXT: tma: status 0
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu_notma fa-rt-errors-cuda tma 2>&1 | FileCheck %s --check-prefix=NOTMA
+// NOTMA: tma: status -2: the cuda driver has no cuTensorMapEncodeTiled: tensor maps (TMA) need an NVIDIA driver for CUDA 12 or newer
+// NOTMA: tma: map NULL
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuTensorMapEncodeTiled:1 fa-rt-errors-cuda tma 2>&1 | FileCheck %s --check-prefix=TMAFAIL
+// TMAFAIL: tma: status 1: encoding a tensor map (cuTensorMapEncodeTiled) failed: CUDA_ERROR_INVALID_VALUE (1)
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip tma 2>&1 | FileCheck %s --check-prefix=HIPTMA
+// HIPTMA: tma: status -2: the hip driver has no cuTensorMapEncodeTiled
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda tma-rank 2>&1 | FileCheck %s --check-prefix=TMARANK
+// TMARANK: tma-rank: status -1: a tensor map of rank 6 and data type 6: TMA takes ranks 1 to 5 and types 0 to 12
+ *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
 // BADBIN: bad-binary: status 218: loading a GPU module failed: CUDA_ERROR_INVALID_PTX (218)
@@ -128,6 +152,9 @@ void *mgpuStreamCreate(void);
 void mgpuStreamSynchronize(void *stream);
 void mgpuStreamDestroy(void *stream);
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared);
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor, int64_t dataType,
+                                     int64_t interleave, int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims);
 void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void mgpuMemHostRegister(void *ptr, uint64_t bytes);
@@ -189,7 +216,7 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
-                    "launch|fault|async|scratch [KERNELS]\n", argv[0]);
+                    "launch|fault|async|scratch|tma|tma-rank [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -201,8 +228,13 @@ int main(int argc, char **argv) {
     size = sizeof garbage;
   void *stream = mgpuStreamCreate();
   void *module = NULL, *function = NULL;
-  if (strcmp(scenario, "open") != 0 && strcmp(scenario, "oom-huge") != 0 &&
-      strcmp(scenario, "register") != 0)
+  /* The scenarios that need no module. */
+  static const char *const kNoModule[] = {"open", "oom-huge", "register", "scratch", "tma",
+                                          "tma-rank"};
+  bool needsModule = true;
+  for (size_t i = 0; i < sizeof kNoModule / sizeof kNoModule[0]; ++i)
+    needsModule = needsModule && strcmp(scenario, kNoModule[i]) != 0;
+  if (needsModule)
     module = loadModule(data, size);
   const size_t bytes = 1024;
   unsigned char *buffer = NULL;
@@ -213,6 +245,31 @@ int main(int argc, char **argv) {
     mgpuMemHostUnregister(host);
     printf("register: nested\n");
     mgpuMemHostUnregister(host);
+    report(scenario);
+    return faRuntimeGetStatus() != 0;
+  }
+  if (strncmp(scenario, "tma", 3) == 0) {
+    /* memref<64x128xf16, strided<[136, 1], offset: 8>>: {allocated, aligned,
+     * offset, sizes, strides} (rank 6 for tma-rank: only the rank is read). */
+    static uint16_t data[64 * 136 + 8] __attribute__((aligned(128)));
+    struct {
+      void *allocated, *aligned;
+      int64_t offset, sizes[2], strides[2];
+    } d = {data, data, 8, {64, 128}, {136, 1}};
+    int64_t box[2] = {64, 64};
+    int64_t rank = strcmp(scenario, "tma-rank") == 0 ? 6 : 2;
+    void *map = mgpuTensorMapEncodeTiledMemref(rank, &d, 6, 0, 3, 0, 0, box);
+    if (!map) {
+      report(scenario);
+      printf("tma: map NULL\n");
+      return faRuntimeGetStatus() == 0;
+    }
+    void *again = mgpuTensorMapEncodeTiledMemref(rank, &d, 6, 0, 3, 0, 0, box);
+    printf("tma: shared %s\n", again == map ? "yes" : "no");
+    void *encoded = NULL; /* the fake's map starts with the address */
+    mgpuMemcpy(&encoded, map, sizeof encoded, stream);
+    mgpuStreamSynchronize(stream);
+    printf("tma: first word %s\n", encoded == (void *)(data + 8) ? "the address" : "other");
     report(scenario);
     return faRuntimeGetStatus() != 0;
   }

@@ -7,8 +7,10 @@
  *
  * Memory is host memory; modules are accepted as they are; a launch runs
  * nothing and prints its geometry to stderr, as host registrations print
- * theirs. Built with FAKE_GPU_OLD, it
- * lacks cuMemHostRegister_v2 and hipHostRegister (a driver too old). */
+ * theirs, and cuTensorMapEncodeTiled prints its arguments and fills the map
+ * with them. Built with FAKE_GPU_OLD, it lacks cuMemHostRegister_v2 and
+ * hipHostRegister (a driver too old); with FAKE_GPU_NO_TMA,
+ * cuTensorMapEncodeTiled (a driver before CUDA 12). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +203,31 @@ EXPORT int cuMemsetD16Async(void *dst, unsigned short v, size_t n, void *s) {
   fill(dst, &v, 2, n);
   return 0;
 }
+#ifndef FAKE_GPU_NO_TMA
+EXPORT int cuTensorMapEncodeTiled(void *map, int type, uint32_t rank, void *address,
+                                  const uint64_t *dims, const uint64_t *strides,
+                                  const uint32_t *box, const uint32_t *elementStrides,
+                                  int interleave, int swizzle, int l2, int oob) {
+  FAKE_ENTRY(cuTensorMapEncodeTiled);
+  fprintf(stderr, "fake-gpu: cuTensorMapEncodeTiled type %d rank %u dims", type, rank);
+  for (uint32_t i = 0; i < rank; ++i)
+    fprintf(stderr, "%s%llu", i ? "x" : " ", (unsigned long long)dims[i]);
+  fprintf(stderr, " strides");
+  for (uint32_t i = 0; i + 1 < rank; ++i)
+    fprintf(stderr, " %llu", (unsigned long long)strides[i]);
+  fprintf(stderr, " box");
+  for (uint32_t i = 0; i < rank; ++i)
+    fprintf(stderr, "%s%u", i ? "x" : " ", box[i]);
+  fprintf(stderr, " element strides %u swizzle %d interleave %d l2 %d oob %d\n",
+          elementStrides[0], swizzle, interleave, l2, oob);
+  memset(map, 0, 128);
+  memcpy(map, &address, sizeof address);
+  memcpy((char *)map + 8, dims, 8 * (rank < 4 ? rank : 4));
+  memcpy((char *)map + 40, box, 4 * rank);
+  memcpy((char *)map + 60, &swizzle, sizeof swizzle);
+  return 0;
+}
+#endif
 #ifndef FAKE_GPU_OLD
 EXPORT int cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
   FAKE_ENTRY(cuMemHostRegister_v2);
