@@ -39,7 +39,10 @@ const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
 /* Chooses the tiles (tuning table, then the op's attributes) and checks
  * them; returns why they are unusable, or NULL. */
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);
-/* Appends kernel `name` (and its helpers) to `t`; NULL or an error. */
+/* Appends kernel `name` (its entry, main and decode kernels, and their
+ * helpers) to `t`; NULL or an error. */
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+/* Inlines the helpers of kernel `name` once `module` holds it. */
+void faAttentionMmaInlineHelpers(MlirOperation module, const char *name);
 
 #endif

@@ -676,17 +676,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return ok;
   }
   char callee[160];
-  if (k.mma) { /* its tile copies hold nvgpu ops, which MLIR's inliner refuses */
-    char helpers[8][192];
-    const char *names[8];
-    const char *const suffixes[4] = {"copy_q", "copy_k", "copy_v", "exp2"};
-    const char *const variants[2] = {"main", "decode"};
-    for (int i = 0; i < 8; ++i) {
-      snprintf(helpers[i], sizeof helpers[i], "%s_%s_%s", name, variants[i / 4], suffixes[i % 4]);
-      names[i] = helpers[i];
-    }
-    faModuleInlineCallsTo(module, names, 8);
-  }
+  if (k.mma)
+    faAttentionMmaInlineHelpers(module, name);
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);
   return mlirLogicalResultSuccess();

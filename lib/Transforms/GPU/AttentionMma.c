@@ -3,6 +3,7 @@
  * template GPU/attention_mma.mlir; this file decides when it applies, picks
  * its tiles and fills in the template's variables. */
 #include "../AttentionKernel.h"
+#include "../Builders.h"
 #include "../Template.h"
 
 #include "mlir-c/BuiltinTypes.h"
@@ -57,6 +58,8 @@ enum {
   MMA_SPLIT_MIN_TILES = 4,
   MMA_SPLIT_MAX = 64
 };
+/* The combine kernel weighs two splits per lane of one warp. */
+_Static_assert(MMA_SPLIT_MAX <= 64, "the combine kernel takes at most 64 splits");
 
 static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
@@ -175,9 +178,6 @@ static long clampOffset(int64_t off) {
   return (long)(off > lim ? lim : off < -lim ? -lim : off);
 }
 
-/* The split over keys (flash-decoding): at most SPLIT_MAX splits, enough to
- * make about SPLIT_WGS workgroups (two per SM on a 132-SM H100 / H200), each
- * scanning at least SPLIT_MIN_TILES key tiles. */
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* Whether the kernel may split its keys: not when B, Hq, M and N are static
@@ -195,13 +195,13 @@ static bool maySplit(const FaAttentionKernel *k) {
   return wgs > 0 && MMA_SPLIT_WGS / wgs > 1 && ceilDiv(tiles, MMA_SPLIT_MIN_TILES) > 1;
 }
 
+/* The split over keys (flash-decoding), where `split` allows it: the host
+ * code's constants, and the combine kernel's arguments. */
 static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool split) {
   faTemplateVarsSetFlag(vars, "SPLIT", split && maySplit(k));
   faTemplateVarsSetInt(vars, "SPLIT_WGS", MMA_SPLIT_WGS);
   faTemplateVarsSetInt(vars, "SPLIT_MIN_TILES", MMA_SPLIT_MIN_TILES);
   faTemplateVarsSetInt(vars, "SPLIT_MAX", MMA_SPLIT_MAX);
-  faTemplateVarsSetInt(vars, "SPLIT_MAX_M1", MMA_SPLIT_MAX - 1);
-  faTemplateVarsSetFlag(vars, "SPLIT_MAX_64", MMA_SPLIT_MAX == 64);
   faTemplateVarsSet(vars, "COMBINE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
   faTemplateVarsSet(vars, "COMBINE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
   faTemplateVarsSet(vars, "COMBINE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
@@ -355,8 +355,8 @@ static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
   return true;
 }
 
-/* "%q, %k, %v[, %bias][, %kvl], %o[, %lse]" with Q, O and lse renamed by
- * `prefix`'s packed views where `packed`. */
+/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
+ * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
 static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
   const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
   faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
@@ -365,6 +365,20 @@ static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
                     k->hasLse ? ", %lsep" : "");
   faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
                     k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
+}
+
+/* The kernels' helpers hold nvgpu ops, which MLIR's inliner refuses: each
+ * kernel's tile copies and exp2 are inlined here. */
+void faAttentionMmaInlineHelpers(MlirOperation module, const char *name) {
+  static const char *const kVariants[] = {"main", "decode"};
+  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2"};
+  char helpers[8][192];
+  const char *names[8];
+  for (int i = 0; i < 8; ++i) {
+    snprintf(helpers[i], sizeof helpers[i], "%s_%s_%s", name, kVariants[i / 4], kHelpers[i % 4]);
+    names[i] = helpers[i];
+  }
+  faModuleInlineCallsTo(module, names, 8);
 }
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {

@@ -627,7 +627,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 // The splits of the keys merged, one warp per query row (b, h, m): with
 // w_s = exp(lse_s - max lse), O = sum w_s O_s / sum w_s and
 // lse = max lse + log(sum w_s); O = 0 and lse = -inf where no split saw a key.
-// Lane l weighs splits l and l + 32 (S <= {{SPLIT_MAX}}), the max and the sum
+// Lane l weighs splits l and l + 32 (S <= {{SPLIT_MAX}} <= 64), the max and the sum
 // go round the warp by shuffles, the weights through shared memory; each lane
 // then sums its columns over the splits, 8 loads in flight at a time.
 func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>, %wsl: memref<?x?x?x?xf32>, %S: index) {
@@ -640,7 +640,7 @@ func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x
   %M = memref.dim %o, %c2 : !O
   gpu.launch blocks(%m, %h, %b) in (%gx = %M, %gy = %Hq, %gz = %B)
              threads(%lane, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
-             workgroup(%wsh : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>) {
+             workgroup(%wsh : memref<64xf32, #gpu.address_space<workgroup>>) {
     %zf = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
@@ -682,10 +682,8 @@ func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x
     %d1 = arith.subf %x1, %shift : f32
     %e1 = arith.mulf %d1, %log2e : f32
     %w1 = math.exp2 %e1 : f32
-    memref.store %w0, %wsh[%s0] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
-//#if SPLIT_MAX_64
-    memref.store %w1, %wsh[%s1] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
-//#endif
+    memref.store %w0, %wsh[%s0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %w1, %wsh[%s1] : memref<64xf32, #gpu.address_space<workgroup>>
     %ws0 = arith.addf %w0, %w1 : f32
     %wsum = affine.for %i = 0 to 5 iter_args(%v = %ws0) -> (f32) {
       %ii = arith.index_cast %i : index to i32
@@ -698,7 +696,7 @@ func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x
     gpu.barrier
     %inv0 = arith.divf %one, %wsum : f32
     %inv = arith.select %empty, %zf, %inv0 : f32
-    %smax = arith.constant {{SPLIT_MAX_M1}} : index
+    %smax = arith.constant 63 : index
     scf.for %c = %lane to %cDV step %c32 {
       %sum = scf.for %sb = %c0 to %S step %c8 iter_args(%acc = %zf) -> (f32) {
         // Eight splits: weights past S are 0 (their lse is -inf), and their
@@ -708,7 +706,7 @@ func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x
           %sj = arith.addi %sb, %j : index
           %sc = arith.minui %sj, %sl : index
           %sw = arith.minui %sj, %smax : index
-          %w = memref.load %wsh[%sw] : memref<{{SPLIT_MAX}}xf32, #gpu.address_space<workgroup>>
+          %w = memref.load %wsh[%sw] : memref<64xf32, #gpu.address_space<workgroup>>
           %live = arith.cmpi ult, %sj, %S : index
           %wl = arith.select %live, %w, %zf : f32
           %ov = memref.load %wso[%sc, %b, %h, %m, %c] : memref<?x?x?x?x{{DV}}xf32>
