@@ -102,6 +102,22 @@ static const char *appendLine(FaText *t, const char *line, size_t len,
   return NULL;
 }
 
+/* The templates that `//#include NAME` names: pieces shared by kernels. */
+static const struct {
+  const char *name, *text;
+} kIncludes[] = {
+    {"attention_scores", faTemplateAttentionScores},
+    {"attention_online_softmax", faTemplateAttentionOnlineSoftmax},
+    {"attention_row_stats", faTemplateAttentionRowStats},
+};
+
+static const char *includeText(const char *name, size_t len) {
+  for (size_t i = 0; i < sizeof kIncludes / sizeof kIncludes[0]; ++i)
+    if (strlen(kIncludes[i].name) == len && strncmp(kIncludes[i].name, name, len) == 0)
+      return kIncludes[i].text;
+  return NULL;
+}
+
 const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVars *vars) {
   enum { MAX_DEPTH = 16 };
   bool keep[MAX_DEPTH + 1] = {true};
@@ -119,6 +135,20 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
       keep[depth] = keep[depth - 1] && !keep[depth];
     } else if (kwLen == 5 && strncmp(kw, "endif", 5) == 0 && depth > 0) {
       --depth;
+    } else if (kwLen == 7 && strncmp(kw, "include", 7) == 0) {
+      if (!keep[depth]) {
+        line += next;
+        continue;
+      }
+      const char *text = includeText(arg, argLen);
+      if (!text) {
+        static char unknown[128];
+        snprintf(unknown, sizeof unknown, "include %.*s", (int)argLen, arg);
+        return unknown;
+      }
+      const char *missing = faTextAppendTemplate(t, text, vars);
+      if (missing)
+        return missing;
     } else if (keep[depth]) {
       const char *missing = appendLine(t, line, next, vars);
       if (missing)

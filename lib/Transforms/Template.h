@@ -7,6 +7,8 @@
  *                       on lines of their own: the lines between are kept
  *                       only when NAME is set to a value other than "0"
  *                       (or, after //#else, when it is not). Nestable.
+ *   //#include NAME     the template lib/Transforms/GPU/NAME.mlir, specialised
+ *                       with the same variables (pieces shared by kernels).
  * A reference to an unset variable is an error, so a template and its
  * specialiser cannot drift apart silently. */
 #ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
@@ -44,6 +46,9 @@ extern const char faTemplateAttentionMma[];
 extern const char faTemplateAttentionDispatch[];
 extern const char faTemplateBlockwiseMma[];
 extern const char faTemplateTileCopy[];
+extern const char faTemplateAttentionScores[];
+extern const char faTemplateAttentionOnlineSoftmax[];
+extern const char faTemplateAttentionRowStats[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
 

@@ -305,85 +305,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
           : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
 
-      // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
-      %n0i = arith.index_cast %n0 : index to i32
-      %colbase = arith.addi %n0i, %col0i : i32
-//#if BIAS
-      %s2 = arith.mulf %s, %qkv : !{{P}}sfrag
-      %s3 = affine.for %i = 0 to {{NS}} iter_args(%sv = %s2) -> (!{{P}}sfrag) {
-        %rofs = vector.extract %srows[%i] : i32 from !{{P}}sidx
-        %cofs = vector.extract %scols[%i] : i32 from !{{P}}sidx
-        %ri = arith.addi %row0i, %rofs : i32
-        %ci = arith.addi %colbase, %cofs : i32
-        %ric = arith.minsi %ri, %Mi : i32
-        %cic = arith.minsi %ci, %Ni : i32
-        %rix = arith.index_cast %ric : i32 to index
-        %cix = arith.index_cast %cic : i32 to index
-        %rin = arith.cmpi slt, %ric, %Mi : i32
-        %cin = arith.cmpi slt, %cic, %Ni : i32
-        %inb = arith.andi %rin, %cin : i1
-        %x = vector.extract %sv[%i] : f32 from !{{P}}sfrag
-        %y = scf.if %inb -> f32 {
-          %bi2 = arith.select %bone2, %c0, %rix : index
-          %bi3 = arith.select %bone3, %c0, %cix : index
-          %bv = memref.load %bias[%bi0, %bi1, %bi2, %bi3] : !BIAS
-//#if BIAS_F32
-          %bf = arith.addf %bv, %zf : f32
-//#else
-          %bf = arith.extf %bv : {{BIAS_ELT}} to f32
-//#endif
-          // bias * log2(e), kept finite where the bias is: a finite "lowest"
-          // fill must not overflow to -inf (such a row is not masked).
-          %bl0 = arith.mulf %bf, %log2e : f32
-          %bl1 = arith.maximumf %bl0, %lowest : f32
-          %binf = arith.cmpf oeq, %bf, %ninf : f32
-          %bl = arith.select %binf, %ninf, %bl1 : f32
-          %xb = arith.addf %x, %bl : f32
-          scf.yield %xb : f32
-        } else {
-          scf.yield %x : f32
-        }
-        %sn = vector.insert %y, %sv[%i] : f32 into !{{P}}sfrag
-        affine.yield %sn : !{{P}}sfrag
-      }
-//#else
-//#if PRESCALE
-      %s3 = arith.mulf %s, %qkv : !{{P}}sfrag
-//#else
-      // Raw scores: scale * log2(e) is applied inside the exponent below.
-      %s3 = arith.addf %s, %negzs : !{{P}}sfrag
-//#endif
-//#endif
-
-      // Masks only where some key of the tile is hidden: past N / kv_len, or
-      // above the causal diagonal of the tile's first row.
-      %tend = arith.addi %n0, %cBN : index
-      %past = arith.cmpi sgt, %tend, %nvalid : index
-//#if CAUSAL
-      %above = arith.cmpi sgt, %tend, %diag : index
-      %needmask = arith.ori %past, %above : i1
-//#else
-      %needmask = arith.ori %past, %past : i1
-//#endif
-      %s4 = scf.if %needmask -> (!{{P}}sfrag) {
-        %nvi = arith.index_cast %nvalid : index to i32
-        %kvlim = arith.subi %nvi, %colbase : i32
-        %kvlimv = vector.broadcast %kvlim : i32 to !{{P}}sidx
-        %inkv = arith.cmpi slt, %scols, %kvlimv : !{{P}}sidx
-//#if CAUSAL
-        %dlim0 = arith.addi %row0i, %coffi : i32
-        %dlim = arith.subi %dlim0, %colbase : i32
-        %dlimv = vector.broadcast %dlim : i32 to !{{P}}sidx
-        %vis = arith.cmpi sle, %sdiag, %dlimv : !{{P}}sidx
-        %ok = arith.andi %inkv, %vis : vector<{{NS}}xi1>
-//#else
-        %ok = arith.andi %inkv, %inkv : vector<{{NS}}xi1>
-//#endif
-        %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
-        scf.yield %sm : !{{P}}sfrag
-      } else {
-        scf.yield %s3 : !{{P}}sfrag
-      }
+//#include attention_scores
 //#if ONE_STAGE
 
       // Once V(t) has landed and every warp is past S = Q K(t)^T, K(t+1) is
@@ -396,45 +318,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %gk = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token
 //#endif
 
-      // Online softmax on the fragments: m' = max(m, rowmax S), P = exp2(S - m'),
-      // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
-      // no visible key so far keeps m' = -inf; it is shifted by 0 instead, so
-      // that P = 0 and alpha = 0 there, never NaN.
-      // The running max is a bound, not the max: a row keeps its m unless the
-      // tile's max exceeds it by more than {{MAX_SLACK}} in the exponent, so
-      // P <= 2^{{MAX_SLACK}} (exact in f16 / bf16 as any P is; O and l share
-      // the same m, so O / l is unchanged) and O is rescaled only on the few
-      // tiles where some row's max jumps: in long rows, almost never.
-      %mmax = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
-          : (!{{P}}sfrag, !{{P}}rows) -> !{{P}}rows
-      %grow0 = arith.subf %mmax, %mrow : !{{P}}rows
-      %grow = arith.mulf %grow0, %esr : !{{P}}rows
-      %slack = arith.constant dense<{{MAX_SLACK}}.0> : !{{P}}rows
-      // Not for -inf - -inf = NaN: such a row has seen no key yet.
-      %moved = arith.cmpf ogt, %grow, %slack : !{{P}}rows
-      %mnew = arith.select %moved, %mmax, %mrow : vector<{{NR}}xi1>, !{{P}}rows
-      %minf = arith.cmpf oeq, %mnew, %ninfr : !{{P}}rows
-      %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !{{P}}rows
-      %dm0 = arith.subf %mrow, %msafe : !{{P}}rows
-      %dm = arith.mulf %dm0, %esr : !{{P}}rows
-      %alpha = math.exp2 %dm : !{{P}}rows
-      // O *= alpha only when the m of some row of the warp moved: alpha is
-      // exactly 1 elsewhere (or 0 on a row whose O is still 0). The vote makes
-      // the branch uniform over the warp.
-      %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
-      %lanes = arith.constant -1 : i32
-      %anymove = nvvm.vote.sync any %lanes, %mymove -> i1
-      %accs = scf.if %anymove -> (!{{P}}ofrag) {
-        %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-        %accr = arith.mulf %acc, %ab : !{{P}}ofrag
-        scf.yield %accr : !{{P}}ofrag
-      } else {
-        scf.yield %acc : !{{P}}ofrag
-      }
-      %mes = arith.mulf %msafe, %esr : !{{P}}rows
-      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-      %negmb = arith.negf %mb : !{{P}}sfrag
-      %earg = math.fma %s4, %ess, %negmb : !{{P}}sfrag
+//#include attention_online_softmax
       // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys: the second
       // chunk's exp2 (MUFU) issues while the first chunk's mma runs. Each
       // thread sums only its own columns of l (`partial`): the quad's four
@@ -468,35 +352,7 @@ func.func private @{{NAME}}({{ARGS}}) {
     // shared memory (the tiles are free once every warp is past the loop) and
     // stored with 16-byte stores, rows < M.
     nvgpu.device_async_wait %gq {numGroups = 0 : i32}
-    // Each thread summed its own columns of l: the quad's four partials make
-    // the row's sum.
-    %one32 = arith.constant 1 : i32
-    %two32 = arith.constant 2 : i32
-    %w32 = arith.constant 32 : i32
-    %lfin = affine.for %i = 0 to {{NR}} iter_args(%lv = %fin#2) -> (!{{P}}rows) {
-      %x = vector.extract %lv[%i] : f32 from !{{P}}rows
-      %y1, %ok1 = gpu.shuffle xor %x, %one32, %w32 : f32
-      %x1 = arith.addf %x, %y1 : f32
-      %y2, %ok2 = gpu.shuffle xor %x1, %two32, %w32 : f32
-      %x2 = arith.addf %x1, %y2 : f32
-      %lv2 = vector.insert %x2, %lv[%i] : f32 into !{{P}}rows
-      affine.yield %lv2 : !{{P}}rows
-    }
-    %onerows = arith.constant dense<1.0> : !{{P}}rows
-    %lzero = arith.cmpf oeq, %lfin, %zrows : !{{P}}rows
-    %linv0 = arith.divf %onerows, %lfin : !{{P}}rows
-    %linv = arith.select %lzero, %zrows, %linv0 : vector<{{NR}}xi1>, !{{P}}rows
-    %lb = vector.shuffle %linv, %linv [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-    %out = arith.mulf %fin#0, %lb : !{{P}}ofrag
-    // lse = (m + log2 l) * ln 2 in natural log; -inf for a row with no
-    // visible key.
-    %ln2 = arith.constant 0.69314718055994531 : f32
-    %ln2r = vector.broadcast %ln2 : f32 to !{{P}}rows
-    %lg = math.log2 %lfin : !{{P}}rows
-    %me = arith.mulf %fin#1, %esr : !{{P}}rows
-    %lsum = arith.addf %me, %lg : !{{P}}rows
-    %lnat = arith.mulf %lsum, %ln2r : !{{P}}rows
-    %lsev = arith.select %lzero, %ninfr, %lnat : vector<{{NR}}xi1>, !{{P}}rows
+//#include attention_row_stats
     %first = arith.cmpi eq, %quad, %c0 : index
     %rrowc = arith.constant dense<[{{R_ROWS}}]> : vector<{{NR}}xi32>
     %Mi2 = arith.index_cast %M : index to i32

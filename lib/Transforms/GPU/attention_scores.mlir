@@ -1,0 +1,86 @@
+// Scores of one key tile in the log2 domain, masked: included (//#include)
+// by the attention kernels after S = Q K^T of the tile at key %n0. From the
+// fragment %s (layout of the kernel's fragments), it makes %s4: S * scale *
+// log2(e) (+ bias * log2(e)) where the scale is applied first, raw S
+// otherwise, and -inf where a key is hidden (past kv_len / N, above the
+// causal diagonal). The kernel defines the values it reads (%row0i, %col0i,
+// %scols, %nvalid, and the bias / causal constants).
+      // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
+      %n0i = arith.index_cast %n0 : index to i32
+      %colbase = arith.addi %n0i, %col0i : i32
+//#if BIAS
+      %s2 = arith.mulf %s, %qkv : !{{P}}sfrag
+      %s3 = affine.for %i = 0 to {{NS}} iter_args(%sv = %s2) -> (!{{P}}sfrag) {
+        %rofs = vector.extract %srows[%i] : i32 from !{{P}}sidx
+        %cofs = vector.extract %scols[%i] : i32 from !{{P}}sidx
+        %ri = arith.addi %row0i, %rofs : i32
+        %ci = arith.addi %colbase, %cofs : i32
+        %ric = arith.minsi %ri, %Mi : i32
+        %cic = arith.minsi %ci, %Ni : i32
+        %rix = arith.index_cast %ric : i32 to index
+        %cix = arith.index_cast %cic : i32 to index
+        %rin = arith.cmpi slt, %ric, %Mi : i32
+        %cin = arith.cmpi slt, %cic, %Ni : i32
+        %inb = arith.andi %rin, %cin : i1
+        %x = vector.extract %sv[%i] : f32 from !{{P}}sfrag
+        %y = scf.if %inb -> f32 {
+          %bi2 = arith.select %bone2, %c0, %rix : index
+          %bi3 = arith.select %bone3, %c0, %cix : index
+          %bv = memref.load %bias[%bi0, %bi1, %bi2, %bi3] : !BIAS
+//#if BIAS_F32
+          %bf = arith.addf %bv, %zf : f32
+//#else
+          %bf = arith.extf %bv : {{BIAS_ELT}} to f32
+//#endif
+          // bias * log2(e), kept finite where the bias is: a finite "lowest"
+          // fill must not overflow to -inf (such a row is not masked).
+          %bl0 = arith.mulf %bf, %log2e : f32
+          %bl1 = arith.maximumf %bl0, %lowest : f32
+          %binf = arith.cmpf oeq, %bf, %ninf : f32
+          %bl = arith.select %binf, %ninf, %bl1 : f32
+          %xb = arith.addf %x, %bl : f32
+          scf.yield %xb : f32
+        } else {
+          scf.yield %x : f32
+        }
+        %sn = vector.insert %y, %sv[%i] : f32 into !{{P}}sfrag
+        affine.yield %sn : !{{P}}sfrag
+      }
+//#else
+//#if PRESCALE
+      %s3 = arith.mulf %s, %qkv : !{{P}}sfrag
+//#else
+      // Raw scores: scale * log2(e) is applied inside the exponent below.
+      %s3 = arith.addf %s, %negzs : !{{P}}sfrag
+//#endif
+//#endif
+
+      // Masks only where some key of the tile is hidden: past N / kv_len, or
+      // above the causal diagonal of the tile's first row.
+      %tend = arith.addi %n0, %cBN : index
+      %past = arith.cmpi sgt, %tend, %nvalid : index
+//#if CAUSAL
+      %above = arith.cmpi sgt, %tend, %diag : index
+      %needmask = arith.ori %past, %above : i1
+//#else
+      %needmask = arith.ori %past, %past : i1
+//#endif
+      %s4 = scf.if %needmask -> (!{{P}}sfrag) {
+        %nvi = arith.index_cast %nvalid : index to i32
+        %kvlim = arith.subi %nvi, %colbase : i32
+        %kvlimv = vector.broadcast %kvlim : i32 to !{{P}}sidx
+        %inkv = arith.cmpi slt, %scols, %kvlimv : !{{P}}sidx
+//#if CAUSAL
+        %dlim0 = arith.addi %row0i, %coffi : i32
+        %dlim = arith.subi %dlim0, %colbase : i32
+        %dlimv = vector.broadcast %dlim : i32 to !{{P}}sidx
+        %vis = arith.cmpi sle, %sdiag, %dlimv : !{{P}}sidx
+        %ok = arith.andi %inkv, %vis : vector<{{NS}}xi1>
+//#else
+        %ok = arith.andi %inkv, %inkv : vector<{{NS}}xi1>
+//#endif
+        %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
+        scf.yield %sm : !{{P}}sfrag
+      } else {
+        scf.yield %s3 : !{{P}}sfrag
+      }
