@@ -6,13 +6,18 @@
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-pass=0; fail=0; failed=""
-for dir in cases/*/; do
-  name=$(basename $dir)
-  if ./fa-run $dir/model.so $dir --repeat=2 > $dir/gpu.txt 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); failed="$failed $name"; tail -3 $dir/gpu.txt; fi
+all_fail=0
+for target in sm_90 sm_90a; do
+  model=model.so; [ $target = sm_90a ] && model=model_sm90a.so
+  pass=0; fail=0; failed=""
+  for dir in cases/*/; do
+    name=$(basename $dir)
+    if ./fa-run $dir/$model $dir --repeat=2 > $dir/gpu_$target.txt 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); failed="$failed $name"; tail -3 $dir/gpu_$target.txt; fi
+  done
+  echo "GPU correctness ($target, fa-run vs CPU reference): $pass cases agree, $fail fail:$failed"
+  grep -h "output" cases/*/gpu_$target.txt | grep -c " ok" | sed 's/^/outputs ok: /'
+  all_fail=$((all_fail+fail))
 done
-echo "GPU correctness (sm_90, fa-run vs CPU reference): $pass cases agree, $fail fail:$failed"
-grep -h "output" cases/*/gpu.txt | grep -c " ok" | sed 's/^/outputs ok: /'
 SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 # The f32 portable kernel on three inputs, and the tensor-core kernel on ten sweep
 # variants (gen_sweep.py 7 48): D 96 with M = 1 and padding (0), D 256 GQA with
@@ -35,4 +40,4 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 
   done
 done
 echo "compute-sanitizer: $san_fail runs reported problems"
-[ "$fail" -eq 0 ] && [ "$san_fail" -eq 0 ]
+[ "$all_fail" -eq 0 ] && [ "$san_fail" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds, here (with MLIR), everything the GPU correctness run needs, into
 # gpu-run/: the runtime, fa-run, fa-bench, each test input compiled for sm_90
-# by fa-compile, and fa-check's CPU inputs and reference outputs beside it.
+# and for sm_90a (the Hopper kernel) by fa-compile, and fa-check's CPU inputs and reference outputs beside it.
 # Then scripts/gpu_check.sh runs it on the GPU machine (no MLIR there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,7 @@ for f in $T/*.mlir; do
   case $name in split-keys_*) extra="--int-max=800";; esac
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
   $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
+  $B/tools/fa-compile --target=sm_90a $f -o $dir/model_sm90a.so
 done
 $B/tools/fa-compile --export-kernels --target=sm_90 bench/attention_bench.mlir -o $OUT/bench_kernels.so
 # The benchmark kernels' PTX (gpu_all.sh reads their SASS) and the anchors.

@@ -354,6 +354,13 @@ static int64_t fragSize(MlirOperation op, intptr_t i) {
   return mlirShapedTypeGetDimSize(operandType(op, i), 0);
 }
 
+static bool layoutIs(MlirOperation op, const char *name) {
+  MlirAttribute layout = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("layout"));
+  return !mlirAttributeIsNull(layout) && mlirAttributeIsAString(layout) &&
+         mlirStringRefEqual(mlirStringAttrGetValue(layout), mlirStringRefCreateFromCString(name));
+}
+
 static MlirLogicalResult checkFragResult(MlirOperation op, intptr_t destIdx) {
   MlirType dest = operandType(op, destIdx);
   if (!isFloatVector(dest) || !mlirTypeIsAF32(mlirShapedTypeGetElementType(dest)))
@@ -361,12 +368,8 @@ static MlirLogicalResult checkFragResult(MlirOperation op, intptr_t destIdx) {
   if (mlirOperationGetNumResults(op) != 1 ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, 0)), dest))
     return opError(op, "must have one result of the fragment's type");
-  MlirAttribute layout = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("layout"));
-  if (mlirAttributeIsNull(layout) || !mlirAttributeIsAString(layout) ||
-      !mlirStringRefEqual(mlirStringAttrGetValue(layout),
-                          mlirStringRefCreateFromCString("mma_m16n8k16")))
-    return opError(op, "fragment operands need layout = \"mma_m16n8k16\"");
+  if (!layoutIs(op, "mma_m16n8k16") && !layoutIs(op, "wgmma_m64"))
+    return opError(op, "fragment operands need layout = \"mma_m16n8k16\" or \"wgmma_m64\"");
   return mlirLogicalResultSuccess();
 }
 
@@ -383,8 +386,36 @@ static MlirLogicalResult verifyFragmentReduction(MlirOperation op) {
   return mlirLogicalResultSuccess();
 }
 
+/* "wgmma_m64" tiles in shared memory are [chunks][rows][64]: 128-byte rows,
+ * the logical tile [rows][chunks * 64]. */
+static bool isChunkedTile(MlirType t) {
+  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == 3 &&
+         mlirShapedTypeHasStaticShape(t) && dimOf(t, 2) == 64;
+}
+
+static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
+  MlirType a = operandType(op, 0), b = operandType(op, 1);
+  if (!isChunkedTile(b))
+    return opError(op, "with layout \"wgmma_m64\", B must be a static [chunks][rows][64] "
+                       "memref tile");
+  bool tb = hasAttr(op, "transpose_b");
+  int64_t k = tb ? dimOf(b, 0) * 64 : dimOf(b, 1), n = tb ? dimOf(b, 1) : dimOf(b, 0) * 64;
+  if (k % 16 || n % 8 || n > 256 || fragSize(op, 2) != n / 2)
+    return opError(op, "a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256, "
+                       "and C of n/2 entries (64 rows per warpgroup)");
+  if (mlirTypeIsAVector(a) && fragSize(op, 0) != k / 2)
+    return opError(op, "an A fragment must hold k/2 entries (64 rows per warpgroup)");
+  if (mlirTypeIsAMemRef(a) && (!isChunkedTile(a) || dimOf(a, 1) != 64 || dimOf(a, 0) * 64 != k))
+    return opError(op, "A must be a [chunks][64][64] tile with B's reduction dim");
+  if (!mlirTypeEqual(mlirShapedTypeGetElementType(a), mlirShapedTypeGetElementType(b)))
+    return opError(op, "A and B must have the same element type");
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult verifyFragmentGemm(MlirOperation op) {
   TRY(checkFragResult(op, 2));
+  if (layoutIs(op, "wgmma_m64"))
+    return verifyWgmmaGemm(op);
   MlirType a = operandType(op, 0), b = operandType(op, 1);
   if (!mlirTypeIsAMemRef(b) || mlirShapedTypeGetRank(b) != 2 || !mlirShapedTypeHasStaticShape(b))
     return opError(op, "B must be a static 2-D memref tile when C is a fragment");

@@ -35,7 +35,7 @@ typedef struct {
 } CompileOptions;
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|gfx90a|gfx942 -o OUT\n"
+  fprintf(f, "usage: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|sm_90a|gfx90a|gfx942 -o OUT\n"
              "Fuses attention, lowers the model for the target and writes OUT: a host\n"
              "object (.o) or a shared library (.so) linked with fa-mlir's GPU runtime\n"
              "(libfa_rt_cuda.so or libfa_rt_hip.so; found next to OUT or in the build).\n"
@@ -77,14 +77,14 @@ static bool targetPipeline(const char *target, char *pipeline, size_t size,
   if (!strcmp(target, "cpu")) {
     snprintf(pipeline, size, "fa-to-cpu");
     *runtime = NULL;
-  } else if (!strcmp(target, "sm_80") || !strcmp(target, "sm_90")) {
+  } else if (!strcmp(target, "sm_80") || !strcmp(target, "sm_90") || !strcmp(target, "sm_90a")) {
     snprintf(pipeline, size, "fa-to-nvvm{chip=%s}", target);
     *runtime = "fa_rt_cuda";
   } else if (!strcmp(target, "gfx90a") || !strcmp(target, "gfx942")) {
     snprintf(pipeline, size, "fa-to-rocdl{chip=%s}", target);
     *runtime = "fa_rt_hip";
   } else {
-    fprintf(stderr, "fa-compile: unknown target '%s' (cpu, sm_80, sm_90, gfx90a, gfx942)\n",
+    fprintf(stderr, "fa-compile: unknown target '%s' (cpu, sm_80, sm_90, sm_90a, gfx90a, gfx942)\n",
             target);
     return false;
   }

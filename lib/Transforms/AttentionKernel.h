@@ -5,6 +5,7 @@
 #define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 
 #include "IRText.h"
+#include "Template.h"
 
 #include "mlir-c/IR.h"
 
@@ -19,6 +20,8 @@ typedef struct {
   bool hasLse, causal, kTransposed;
   /* The tensor-core kernel: its buffers have a unit innermost stride. */
   bool mma;
+  /* Hopper (sm_90a): the main kernel is the wgmma one where it applies. */
+  bool hopper;
   int64_t causalOffset, d, dv;
   /* Tiles: query rows and keys per workgroup step, warps per workgroup,
    * K / V buffer stages and key chunks of P V (tensor-core kernel). */
@@ -42,6 +45,18 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);
 /* Appends kernel `name` (its entry, main and decode kernels, and their
  * helpers) to `t`; NULL or an error. */
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+/* Shared by the tensor-core kernels: the variables every kernel template
+ * takes (name, types, scale, arguments, features), and the register
+ * fragments of k's tiles with rm 16-row slices per warp. */
+void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
+                             const char *name);
+void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm);
+
+/* Hopper kernel (GPU/AttentionWgmma.c): why it cannot take `k` (NULL when
+ * it can), and its text as kernel `name`. */
+const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
+const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+
 /* Inlines the helpers of kernel `name` once `module` holds it. */
 void faAttentionMmaInlineHelpers(MlirOperation module, const char *name);
 

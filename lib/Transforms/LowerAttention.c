@@ -102,7 +102,8 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->dv = dimOf(k->v, 3);
   if (k->d < 0 || k->dv < 0)
     return "the head dims D and Dv must be static to be lowered";
-  if (target == FA_TARGET_NVVM && !faAttentionMmaUnsupported(k)) {
+  k->hopper = target == FA_TARGET_NVVM_SM90A;
+  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k)) {
     k->mma = true;
     return faAttentionMmaChooseTiles(k);
   }
@@ -576,7 +577,7 @@ static MlirLogicalResult emitError(MlirOperation op, const char *prefix, const c
 /* Whether the tensor-core kernel would take `k` if K were not stored
  * transposed. */
 static bool mmaOnceUntransposed(const Kernel *k, FaTarget target) {
-  if (target != FA_TARGET_NVVM || !k->kTransposed || k->mma)
+  if (!faTargetIsNvvm(target) || !k->kTransposed || k->mma)
     return false;
   Kernel plain = *k;
   plain.kTransposed = false;

@@ -37,7 +37,7 @@ static int64_t dimOf(MlirValue v, intptr_t d) {
 
 static const char *checkOperands(MlirOperation op, FaTarget target) {
   if (faBlockwiseIsFragment(op))
-    return target == FA_TARGET_NVVM
+    return faTargetIsNvvm(target)
                ? faBlockwiseMmaUnsupported(op)
                : "register fragments are lowered only with target=nvvm";
   for (intptr_t i = 0, e = mlirOperationGetNumOperands(op); i < e; ++i) {

@@ -13,7 +13,8 @@ bool faTargetParseOption(MlirStringRef options, FaTarget *target,
   } kTargets[] = {{"", FA_TARGET_CPU},
                   {"target=cpu", FA_TARGET_CPU},
                   {"target=gpu", FA_TARGET_GPU},
-                  {"target=nvvm", FA_TARGET_NVVM}};
+                  {"target=nvvm", FA_TARGET_NVVM},
+                  {"target=nvvm-sm90a", FA_TARGET_NVVM_SM90A}};
   for (size_t i = 0; i < sizeof kTargets / sizeof kTargets[0]; ++i)
     if (mlirStringRefEqual(options, mlirStringRefCreateFromCString(kTargets[i].text))) {
       *target = kTargets[i].target;

@@ -16,9 +16,13 @@
 
 /* cpu: loops; gpu: any GPU, scalar SPMD code (NVVM and ROCDL); nvvm: NVIDIA
  * from sm_80, tensor cores (mma.sync) where the op allows, gpu otherwise. */
-typedef enum { FA_TARGET_CPU, FA_TARGET_GPU, FA_TARGET_NVVM } FaTarget;
+/* nvvm-sm90a: nvvm, with the Hopper (wgmma) kernel where it applies. */
+typedef enum { FA_TARGET_CPU, FA_TARGET_GPU, FA_TARGET_NVVM, FA_TARGET_NVVM_SM90A } FaTarget;
 
 static inline bool faTargetIsGpu(FaTarget target) { return target != FA_TARGET_CPU; }
+static inline bool faTargetIsNvvm(FaTarget target) {
+  return target == FA_TARGET_NVVM || target == FA_TARGET_NVVM_SM90A;
+}
 
 /* Parses "" (cpu), "target=cpu", "target=gpu" or "target=nvvm". */
 bool faTargetParseOption(MlirStringRef options, FaTarget *target,

@@ -171,14 +171,18 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
   if (!parseGpuOptions(options, "sm_", chip, sizeof chip, "cuda-path", cuda,
                        sizeof cuda, errorCallback, userData))
     return mlirLogicalResultFailure();
+  /* sm_90a: the Hopper kernel, whose host code makes TMA tensor maps
+   * (nvgpu.tma.create.descriptor, lowered on the host too). */
+  bool hopper = strcmp(chip, "sm_90a") == 0;
   char text[4096];
   snprintf(text, sizeof text,
-           FA_GPU_PREFIX("nvvm") "nvvm-attach-target{chip=%s features=+ptx80 O=3},"
+           FA_GPU_PREFIX("%s") "nvvm-attach-target{chip=%s features=+ptx80 O=3},"
            "gpu.module(expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-scf-to-cf,math-expand-ops{ops=fpowi},"
            "convert-gpu-to-nvvm,"
-           "reconcile-unrealized-casts),"
+           "reconcile-unrealized-casts),%s"
            "convert-scf-to-cf,gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
-           "", chip, cuda);
+           hopper ? "nvvm-sm90a" : "nvvm", hopper ? "nvvm-sm90a" : "nvvm", "", chip,
+           hopper ? "expand-strided-metadata,convert-nvgpu-to-nvvm," : "", cuda);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);
 }
@@ -225,7 +229,7 @@ static const FaPipelineInfo kPipelines[] = {
      "A whole model to LLVM with the kernels as PTX in gpu.binary: fusion, "
      "fa-lower-attention/-blockwise{target=gpu}, upstream parallel-loops-to-GPU for "
      "other ops, convert-gpu-to-nvvm, gpu-module-to-binary, gpu-to-llvm",
-     "chip=sm_80|sm_90 (default sm_90), cuda-path=DIR (libdevice; default: the "
+     "chip=sm_80|sm_90|sm_90a (default sm_90; sm_90a: the Hopper wgmma kernel), cuda-path=DIR (libdevice; default: the "
      "CUDA toolkit found at build time)",
      buildFaToNvvm},
     {"fa-to-rocdl",

@@ -27,6 +27,10 @@ void faTemplateVarsSet(FaTemplateVars *vars, const char *name, const char *fmt, 
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  faTemplateVarsSetText(vars, name, buf);
+}
+
+void faTemplateVarsSetText(FaTemplateVars *vars, const char *name, const char *text) {
   int i = lookup(vars, name, strlen(name));
   if (i < 0) {
     if (vars->size == FA_TEMPLATE_MAX_VARS)
@@ -36,7 +40,7 @@ void faTemplateVarsSet(FaTemplateVars *vars, const char *name, const char *fmt, 
   } else {
     free(vars->values[i]);
   }
-  vars->values[i] = strdup(buf);
+  vars->values[i] = strdup(text);
   if (!vars->values[i])
     abort();
 }
@@ -109,6 +113,7 @@ static const struct {
     {"attention_scores", faTemplateAttentionScores},
     {"attention_online_softmax", faTemplateAttentionOnlineSoftmax},
     {"attention_row_stats", faTemplateAttentionRowStats},
+    {"attention_exp2", faTemplateAttentionExp2},
 };
 
 static const char *includeText(const char *name, size_t len) {

@@ -32,6 +32,8 @@ void faTemplateVarsDestroy(FaTemplateVars *vars);
  * formatted value. */
 void faTemplateVarsSet(FaTemplateVars *vars, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Sets NAME to `text` as it is (no length limit). */
+void faTemplateVarsSetText(FaTemplateVars *vars, const char *name, const char *text);
 void faTemplateVarsSetInt(FaTemplateVars *vars, const char *name, long value);
 void faTemplateVarsSetFlag(FaTemplateVars *vars, const char *name, bool value);
 /* Sets NAME to the textual form of `type`. */
@@ -49,6 +51,9 @@ extern const char faTemplateTileCopy[];
 extern const char faTemplateAttentionScores[];
 extern const char faTemplateAttentionOnlineSoftmax[];
 extern const char faTemplateAttentionRowStats[];
+extern const char faTemplateAttentionExp2[];
+extern const char faTemplateAttentionWgmma[];
+extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
 

@@ -208,6 +208,8 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
 }
 
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  faTemplateVarsSetInt(vars, "KV_ROW_BYTES", (long)(MMA_ELT_BYTES * (k->d + k->dv)));
+  faTemplateVarsSetInt(vars, "L2_BUDGET", (long)MMA_L2_BUDGET);
   faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
   faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
   faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
@@ -223,27 +225,11 @@ static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
 }
 
-static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  long rm = (long)(k->bm / (16 * k->warps));
+/* The register fragments of a workgroup of k->warps warps, each owning rm
+ * 16-row slices of the [bm x bn] scores and [bm x dv] output (shared with
+ * the Hopper kernel, whose warps own one slice each). */
+void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm) {
   long ns = rm * (long)k->bn / 2, no = rm * (long)k->dv / 2;
-  faTemplateVarsSetInt(vars, "D", (long)k->d);
-  faTemplateVarsSetInt(vars, "DV", (long)k->dv);
-  faTemplateVarsSetInt(vars, "DP", (long)(k->d + MMA_PAD));
-  faTemplateVarsSetInt(vars, "DVP", (long)(k->dv + MMA_PAD));
-  faTemplateVarsSetInt(vars, "BM", (long)k->bm);
-  faTemplateVarsSetInt(vars, "BN", (long)k->bn);
-  faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
-  faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
-  int64_t b = MMA_ELT_BYTES;
-  faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
-  faTemplateVarsSetInt(vars, "OFF_V",
-                       (long)(b * (k->bm + k->stages * k->bn) * (k->d + MMA_PAD)));
-  faTemplateVarsSetInt(vars, "STAGES", (long)k->stages);
-  faTemplateVarsSetInt(vars, "KV_ROW_BYTES", (long)(b * (k->d + k->dv)));
-  faTemplateVarsSetInt(vars, "L2_BUDGET", (long)MMA_L2_BUDGET);
-
-  faTemplateVarsSetFlag(vars, "ONE_STAGE", k->stages == 1);
-  faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
   faTemplateVarsSetInt(vars, "NS", ns);
   faTemplateVarsSetInt(vars, "NO", no);
   faTemplateVarsSetInt(vars, "NR", 2 * rm);
@@ -258,10 +244,30 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);
   /* Row-vector entry r*2 + h: one entry per row of the fragment. */
   setFragList(vars, "R_ROWS", STAT_ROW_OFFSET, 2 * rm, 1);
+  faTemplateVarsSetInt(vars, "PAIR_ALIGN", 2 * (long)outBytes(k));
+}
+
+static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  long rm = (long)(k->bm / (16 * k->warps));
+  faTemplateVarsSetInt(vars, "D", (long)k->d);
+  faTemplateVarsSetInt(vars, "DV", (long)k->dv);
+  faTemplateVarsSetInt(vars, "DP", (long)(k->d + MMA_PAD));
+  faTemplateVarsSetInt(vars, "DVP", (long)(k->dv + MMA_PAD));
+  faTemplateVarsSetInt(vars, "BM", (long)k->bm);
+  faTemplateVarsSetInt(vars, "BN", (long)k->bn);
+  faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
+  faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
+  int64_t b = MMA_ELT_BYTES;
+  faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "OFF_V",
+                       (long)(b * (k->bm + k->stages * k->bn) * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "STAGES", (long)k->stages);
+  faTemplateVarsSetFlag(vars, "ONE_STAGE", k->stages == 1);
+  faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
+  faAttentionMmaSetFragments(vars, k, rm);
   /* The epilogue's 16-byte chunks of the output tile. */
   long ob = (long)outBytes(k), threads = 32 * (long)k->warps;
   long outChunks = (long)k->dv * ob / 16, outN = (long)k->bm * outChunks;
-  faTemplateVarsSetInt(vars, "PAIR_ALIGN", 2 * ob);
   faTemplateVarsSetInt(vars, "OUT_VEC", 16 / ob);
   faTemplateVarsSetInt(vars, "OUT_CHUNKS", outChunks);
   faTemplateVarsSetInt(vars, "OUT_N", outN);
@@ -289,28 +295,33 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   return faTextAppendTemplate(t, faTemplateTileCopy, vars);
 }
 
+void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
+                             const char *name) {
+  faTemplateVarsSet(vars, "NAME", "%s", name);
+  /* The template's type aliases, one set per kernel of a module. */
+  faTemplateVarsSet(vars, "P", "%s_", name);
+  faTemplateVarsSetType(vars, "E", k->elt);
+  faTemplateVarsSetType(vars, "OE", k->outElt);
+  /* Without a bias and with a positive scale, the max runs on raw scores
+   * and the scale folds into the exponent (one FFMA per score). */
+  bool prescale = k->biasElt.ptr || !(k->scale > 0);
+  double scaleLog2e = k->scale * 1.4426950408889634;
+  faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
+  faTemplateVarsSetFlag(vars, "PRESCALE", prescale);
+  /* How far (log2) a row's running max may lag behind its true max. */
+  faTemplateVarsSetInt(vars, "MAX_SLACK", MMA_MAX_SLACK);
+  faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
+  setArgs(vars, k);
+  setFeatures(vars, k);
+}
+
 /* One kernel of the template: `name` with k's tiles; `split` lets it split
  * its keys over workgroups. */
 static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const char *name,
                                  bool split) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faTemplateVarsSet(&vars, "NAME", "%s", name);
-  /* The template's type aliases, one set per kernel of a module. */
-  faTemplateVarsSet(&vars, "P", "%s_", name);
-  faTemplateVarsSetType(&vars, "E", k->elt);
-  faTemplateVarsSetType(&vars, "OE", k->outElt);
-  /* Without a bias and with a positive scale, the max runs on raw scores
-   * and the scale folds into the exponent (one FFMA per score). */
-  bool prescale = k->biasElt.ptr || !(k->scale > 0);
-  double scaleLog2e = k->scale * 1.4426950408889634;
-  faTemplateVarsSet(&vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
-  faTemplateVarsSetFlag(&vars, "PRESCALE", prescale);
-  /* How far (log2) a row's running max may lag behind its true max. */
-  faTemplateVarsSetInt(&vars, "MAX_SLACK", MMA_MAX_SLACK);
-  faTemplateVarsSet(&vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
-  setArgs(&vars, k);
-  setFeatures(&vars, k);
+  faAttentionMmaSetCommon(&vars, k, name);
   setSplit(&vars, k, split);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
@@ -371,14 +382,16 @@ static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
  * kernel's tile copies and exp2 are inlined here. */
 void faAttentionMmaInlineHelpers(MlirOperation module, const char *name) {
   static const char *const kVariants[] = {"main", "decode"};
-  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2"};
-  char helpers[8][192];
-  const char *names[8];
-  for (int i = 0; i < 8; ++i) {
-    snprintf(helpers[i], sizeof helpers[i], "%s_%s_%s", name, kVariants[i / 4], kHelpers[i % 4]);
+  /* (bar and chunk: the Hopper kernel's.) */
+  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2", "bar", "chunk"};
+  enum { NH = 6, N = 2 * NH };
+  char helpers[N][192];
+  const char *names[N];
+  for (int i = 0; i < N; ++i) {
+    snprintf(helpers[i], sizeof helpers[i], "%s_%s_%s", name, kVariants[i / NH], kHelpers[i % NH]);
     names[i] = helpers[i];
   }
-  faModuleInlineCallsTo(module, names, 8);
+  faModuleInlineCallsTo(module, names, N);
 }
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
@@ -395,7 +408,10 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   const char *missing = NULL;
   if (hasMain) {
     snprintf(variant, sizeof variant, "%s_main", name);
-    missing = appendVariant(t, k, variant, false);
+    if (k->hopper && !faAttentionWgmmaUnsupported(k))
+      missing = faAttentionWgmmaAppend(t, k, variant);
+    else
+      missing = appendVariant(t, k, variant, false);
   }
   if (hasDecode && !missing) {
     FaAttentionKernel d = decodeTiles(k);

@@ -22,11 +22,10 @@ bool faBlockwiseIsFragment(MlirOperation op) {
   return false;
 }
 
-static bool hasMmaLayout(MlirOperation op) {
+static bool hasLayout(MlirOperation op, const char *layout) {
   MlirAttribute a = faOpGetAttr(op, "layout");
   return !mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-         mlirStringRefEqual(mlirStringAttrGetValue(a),
-                            mlirStringRefCreateFromCString(FA_LAYOUT_MMA));
+         mlirStringRefEqual(mlirStringAttrGetValue(a), mlirStringRefCreateFromCString(layout));
 }
 
 static int64_t vecSize(MlirType t) { return mlirShapedTypeGetDimSize(t, 0); }
@@ -36,10 +35,26 @@ static bool isStaticSharedTile(MlirType t) {
          mlirShapedTypeHasStaticShape(t);
 }
 
+/* A [chunks][rows][64] tile of 16-bit elements in shared memory. */
+static bool isChunkedTile(MlirType t) {
+  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == 3 &&
+         mlirShapedTypeHasStaticShape(t) && mlirShapedTypeGetDimSize(t, 2) == 64;
+}
+
 const char *faBlockwiseMmaUnsupported(MlirOperation op) {
-  if (!hasMmaLayout(op))
-    return "fragment operands need layout = \"" FA_LAYOUT_MMA "\"";
-  if (faOpIsA(op, "fa.blockwise_gemm")) {
+  bool wgmma = hasLayout(op, FA_LAYOUT_WGMMA);
+  if (!hasLayout(op, FA_LAYOUT_MMA) && !wgmma)
+    return "fragment operands need layout = \"" FA_LAYOUT_MMA "\" or \"" FA_LAYOUT_WGMMA "\"";
+  if (wgmma && faOpIsA(op, "fa.blockwise_gemm")) {
+    if (!isChunkedTile(operandType(op, 1)))
+      return "the B operand of a wgmma GEMM must be a static [chunks][rows][64] memref tile";
+    if (!mlirTypeIsAVector(operandType(op, 0)) && !isChunkedTile(operandType(op, 0)))
+      return "the A operand of a wgmma GEMM must be a fragment or a static "
+             "[chunks][64][64] memref tile";
+    MlirType e = mlirShapedTypeGetElementType(operandType(op, 1));
+    if (!mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
+      return "fragment GEMMs take f16 or bf16 operands";
+  } else if (faOpIsA(op, "fa.blockwise_gemm")) {
     MlirType b = operandType(op, 1);
     if (!isStaticSharedTile(b))
       return "the B operand of a fragment GEMM must be a static 2-D memref tile";
@@ -96,6 +111,101 @@ static void setGemm(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetInt(vars, "NC", (long)nc);
 }
 
+/* --- wgmma ------------------------------------------------------------------ */
+
+/* Descriptor bits 16-63 for a 128-byte-swizzled tile: leading and stride
+ * byte offsets (>> 4) and the swizzle mode (1 = 128 bytes). */
+static unsigned long long descHigh(long lbo, long sbo) {
+  return ((unsigned long long)(lbo >> 4) << 16) | ((unsigned long long)(sbo >> 4) << 32) |
+         (1ull << 62);
+}
+
+/* The inline PTX of one wgmma step and its operand lists: NC accumulators
+ * in and out (tied), then A (a descriptor, or four registers), B's
+ * descriptor and scale-d. */
+static void setWgmmaAsm(FaTemplateVars *vars, long n, long nc, bool aShared, bool bKMajor,
+                        bool f16) {
+  FaText ptx, cons, args, types, res, st;
+  faTextInit(&ptx), faTextInit(&cons), faTextInit(&args), faTextInit(&types);
+  faTextInit(&res), faTextInit(&st);
+  const char *e = f16 ? "f16" : "bf16";
+  long a = 2 * nc, b = aShared ? a + 1 : a + 4, scale = b + 1;
+  faTextAppend(&ptx, "{ .reg .pred p; setp.ne.b32 p, $%ld, 0; wgmma.mma_async.sync.aligned."
+                     "m64n%ldk16.f32.%s.%s {", scale, n, e, e);
+  for (long i = 0; i < nc; ++i) {
+    faTextAppend(&ptx, "%s$%ld", i ? ", " : "", i);
+    faTextAppend(&cons, "=f,");
+    faTextAppend(&args, "%s%%d#%ld", i ? ", " : "", i);
+    faTextAppend(&types, "%sf32", i ? ", " : "");
+    faTextAppend(&st, "%sf32", i ? ", " : "");
+    faTextAppend(&res, "%s%%r%ld", i ? ", " : "", i);
+  }
+  for (long i = 0; i < nc; ++i)
+    faTextAppend(&cons, "%ld,", i);
+  if (aShared)
+    faTextAppend(&ptx, "}, $%ld, $%ld, p, 1, 1, 0, 0; }", a, b);
+  else
+    faTextAppend(&ptx, "}, {$%ld, $%ld, $%ld, $%ld}, $%ld, p, 1, 1, %d; }", a, a + 1, a + 2,
+                 a + 3, b, bKMajor ? 0 : 1);
+  faTextAppend(&cons, aShared ? "l,l,r" : "r,r,r,r,l,r");
+  faTemplateVarsSetText(vars, "PTX", ptx.data);
+  faTemplateVarsSetText(vars, "CONSTRAINTS", cons.data);
+  faTemplateVarsSetText(vars, "D_ARGS", args.data);
+  faTemplateVarsSetText(vars, "D_TYPES", types.data);
+  faTemplateVarsSetText(vars, "R_ARGS", res.data);
+  FaText structType;
+  faTextInit(&structType);
+  faTextAppend(&structType, "!llvm.struct<(%s)>", st.data);
+  faTemplateVarsSetText(vars, "ACC_STRUCT", structType.data);
+  /* The extractvalue lines name the struct type in full. */
+  FaText lines;
+  faTextInit(&lines);
+  for (long i = 0; i < nc; ++i)
+    faTextAppend(&lines, "    %%r%ld = llvm.extractvalue %%r[%ld] : %s\n", i, i, structType.data);
+  faTemplateVarsSetText(vars, "UNPACK", lines.data);
+  faTextDestroy(&lines), faTextDestroy(&structType);
+  faTextDestroy(&ptx), faTextDestroy(&cons), faTextDestroy(&args), faTextDestroy(&types);
+  faTextDestroy(&res), faTextDestroy(&st);
+}
+
+/* B (and a shared A) are [chunks][rows][64] tiles: 128-byte rows in
+ * 1024-byte groups of 8. K-major (A; B stored [N][K]): K = chunks * 64, the
+ * stride between 8-row groups 1024 bytes. N-major (B stored [K][N]): K = rows,
+ * N = chunks * 64, chunks (64 columns) apart by the leading byte offset. */
+static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
+  MlirType a = operandType(op, 0), b = operandType(op, 1), c = operandType(op, 2);
+  bool tb = !mlirAttributeIsNull(faOpGetAttr(op, "transpose_b"));
+  bool aShared = mlirTypeIsAMemRef(a);
+  MlirType e = mlirShapedTypeGetElementType(b);
+  int64_t chunks = mlirShapedTypeGetDimSize(b, 0), rows = mlirShapedTypeGetDimSize(b, 1);
+  int64_t k = tb ? chunks * 64 : rows, n = tb ? rows : chunks * 64, nc = vecSize(c);
+  int64_t bStrides[3], off, aStrides[3];
+  mlirMemRefTypeGetStridesAndOffset(b, bStrides, &off);
+  faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
+  faTemplateVarsSetFlag(vars, "B_K_MAJOR", tb);
+  faTemplateVarsSetType(vars, "A_TYPE", a);
+  faTemplateVarsSetType(vars, "B_TYPE", b);
+  faTemplateVarsSetType(vars, "E", e);
+  faTemplateVarsSet(vars, "A_FROM", "%s",
+                    aShared ? "a shared-memory tile (descriptor)"
+                            : "a register fragment (the accumulator order of A's columns)");
+  faTemplateVarsSet(vars, "B_STORED", "%s", tb ? "[N][K]" : "[K][N]");
+  faTemplateVarsSetInt(vars, "K", (long)k);
+  faTemplateVarsSetInt(vars, "N", (long)n);
+  faTemplateVarsSetInt(vars, "KSTEPS", (long)(k / 16));
+  faTemplateVarsSetInt(vars, "NC", (long)nc);
+  long bChunkBytes = (long)bStrides[0] * 2;
+  faTemplateVarsSetInt(vars, "B_CHUNK_UNITS", bChunkBytes / 16);
+  faTemplateVarsSet(vars, "B_DESC_HIGH", "%llu",
+                    tb ? descHigh(16, 1024) : descHigh(bChunkBytes, 1024));
+  if (aShared) {
+    mlirMemRefTypeGetStridesAndOffset(a, aStrides, &off);
+    faTemplateVarsSetInt(vars, "A_CHUNK_UNITS", (long)aStrides[0] * 2 / 16);
+    faTemplateVarsSet(vars, "A_DESC_HIGH", "%llu", descHigh(16, 1024));
+  }
+  setWgmmaAsm(vars, (long)n, (long)nc, aShared, tb, mlirTypeIsAF16(e));
+}
+
 const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
@@ -105,6 +215,11 @@ const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name) 
     faTemplateVarsSetType(&vars, "T", operandType(op, 0));
   } else if (faOpIsA(op, "fa.blockwise_reduction")) {
     setReduction(&vars, op);
+  } else if (hasLayout(op, FA_LAYOUT_WGMMA)) {
+    setWgmmaGemm(&vars, op);
+    const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseWgmma, &vars);
+    faTemplateVarsDestroy(&vars);
+    return missing ? "the wgmma fragment template uses an unset variable" : NULL;
   } else {
     setGemm(&vars, op);
   }

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 
 #define FA_LAYOUT_MMA "mma_m16n8k16"
+/* Hopper's warpgroup fragments (wgmma m64nNk16); fill and reduction are
+ * those of FA_LAYOUT_MMA with one 16-row slice per warp. */
+#define FA_LAYOUT_WGMMA "wgmma_m64"
 
 /* Whether `op` works on register fragments (has a vector operand). */
 bool faBlockwiseIsFragment(MlirOperation op);

@@ -1,0 +1,440 @@
+// The FlashAttention-3-style forward kernel for Hopper (sm_90a), as
+// fa-lower-attention{target=nvvm-sm90a} specialises it for one
+// fa.gridwise_attention with f16/bf16 Q, K, V (docs/lowering.md, "Hopper").
+// {{NAME}} is the kernel, {{E}} the element type; tiles are {{BM}} query rows
+// x {{BN}} keys, D = {{D}}, Dv = {{DV}}.
+//
+// A workgroup is {{WGS}} warpgroups of 128 threads, specialised by role:
+//  - warpgroup 0, the producer, gives up registers (setmaxnreg) and one of
+//    its threads issues the TMA loads: Q once, then K and V tiles into a ring
+//    of {{STAGES}} stages, each completing on an mbarrier (kfull / vfull) and
+//    refilled once every consumer thread has arrived on its kempty / vempty;
+//  - warpgroups 1..{{CW}}, the consumers, take the registers the producer gave
+//    up; consumer c owns query rows [64c, 64c + 64) of the tile. It computes
+//    S = Q K^T and O += P V with wgmma ("wgmma_m64" fragments: the accumulator
+//    layout of wgmma m64nNk16, per warp that of mma.sync m16n8k16, so the
+//    softmax is the one of the mma.sync kernel) and P fed from registers.
+//
+// Shared memory (dynamic, {{SMEM_BYTES}} bytes, 1024-aligned): Q as
+// {{DC}} chunks of [{{BM}} rows x 64 columns], then each stage's K
+// ({{DC}} chunks of [{{BN}} x 64]) and V ({{DVC}} chunks of [{{BN}} x 64]),
+// then the mbarriers. A chunk's rows are 128 bytes, stored with TMA's
+// 128-byte swizzle (the layout the wgmma descriptors read); columns past D of
+// the last chunk, and rows past the tensor, are TMA's zero fill.
+
+#{{P}}ws = #gpu.address_space<workgroup>
+!{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>
+!{{P}}tk = memref<{{DC}}x{{BN}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
+!{{P}}tvc = memref<{{DVC}}x{{BNC}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
+!{{P}}sfrag = vector<{{NS}}xf32>
+!{{P}}schunk = vector<{{NSC}}xf32>
+!{{P}}pchunk = vector<{{NSC}}x{{E}}>
+!{{P}}ofrag = vector<{{NO}}xf32>
+!{{P}}rows = vector<2xf32>
+!{{P}}sidx = vector<{{NS}}xi32>
+!{{P}}oidx = vector<{{NO}}xi32>
+!{{P}}map = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BM}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!{{P}}kvmap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BN}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+
+memref.global "public" @{{NAME}}_smem : memref<0xi8, #{{P}}ws> {alignment = 1024 : i64}
+
+func.func private @{{NAME}}({{ARGS}}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %B = memref.dim %q, %c0 : !Q
+  %Hq = memref.dim %q, %c1 : !Q
+  %M = memref.dim %q, %c2 : !Q
+  %Hkv = memref.dim %v, %c1 : !V
+  %N = memref.dim %v, %c2 : !V
+  %G = arith.divui %Hq, %Hkv : index
+  %cBM = arith.constant {{BM}} : index
+  %cBN = arith.constant {{BN}} : index
+  %MT = arith.ceildivui %M, %cBM : index
+  %nth = arith.constant {{THREADS}} : index
+  %smem = arith.constant {{SMEM_BYTES}} : i32
+  // Tensor maps of Q, K and V (TMA boxes of one (batch, head), 64 columns);
+  // the kernel takes them as pointers to the maps in device memory.
+  %qu = memref.cast %q : !Q to memref<*x{{E}}>
+  %ku = memref.cast %k : !K to memref<*x{{E}}>
+  %vu = memref.cast %v : !V to memref<*x{{E}}>
+  %qmap = nvgpu.tma.create.descriptor %qu box[%c1, %c1, %cBM, %c64] : memref<*x{{E}}> -> !{{P}}map
+  %kmap = nvgpu.tma.create.descriptor %ku box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
+  %vmap = nvgpu.tma.create.descriptor %vu box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
+  %qmp = builtin.unrealized_conversion_cast %qmap : !{{P}}map to !llvm.ptr
+  %kmp = builtin.unrealized_conversion_cast %kmap : !{{P}}kvmap to !llvm.ptr
+  %vmp = builtin.unrealized_conversion_cast %vmap : !{{P}}kvmap to !llvm.ptr
+//#if CAUSAL
+  // Under a causal mask query tile i visits i + 1 key tiles: workgroups are
+  // numbered longest first over all (batch, head) pairs, in chunks of pairs
+  // whose K and V fit {{L2_BUDGET}} bytes of L2 (as the mma.sync kernel).
+  %BH = arith.muli %B, %Hq : index
+  %nblk = arith.muli %BH, %MT : index
+  %kvrow = arith.constant {{KV_ROW_BYTES}} : index
+  %kvhead = arith.muli %N, %kvrow : index
+  %kvhead1 = arith.maxui %kvhead, %c1 : index
+  %l2 = arith.constant {{L2_BUDGET}} : index
+  %perChunk0 = arith.divui %l2, %kvhead1 : index
+  %perChunk = arith.maxui %perChunk0, %c1 : index
+  gpu.launch blocks(%lin, %u1, %u2) in (%gx = %nblk, %gy = %c1, %gz = %c1)
+             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %smem {
+  scf.execute_region {
+    %chunkLen = arith.muli %perChunk, %MT : index
+    %chunkIdx = arith.divui %lin, %chunkLen : index
+    %inChunk = arith.remui %lin, %chunkLen : index
+    %bh0 = arith.muli %chunkIdx, %perChunk : index
+    %bhLeft = arith.subi %BH, %bh0 : index
+    %cw = arith.minui %perChunk, %bhLeft : index
+    %mt = arith.divui %inChunk, %cw : index
+    %bhIn = arith.remui %inChunk, %cw : index
+    %bh = arith.addi %bh0, %bhIn : index
+    %h = arith.remui %bh, %Hq : index
+    %b = arith.divui %bh, %Hq : index
+//#else
+  gpu.launch blocks(%mt, %h, %b) in (%gx = %MT, %gy = %Hq, %gz = %B)
+             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %smem {
+  scf.execute_region {
+//#endif
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %zf = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %hk = arith.divui %h, %G : index
+    // Query tiles in reverse order: under a causal mask the last ones do the
+    // most work and start first.
+    %mtlast = arith.subi %MT, %c1 : index
+    %mtile = arith.subi %mtlast, %mt : index
+    %m0 = arith.muli %mtile, %cBM : index
+    %mleft = arith.subi %M, %m0 : index
+    %rows = arith.minui %mleft, %cBM : index
+
+    // Keys this workgroup visits: [0, %nend), %NT tiles.
+//#if KVLEN
+//#if KVLEN_PER_HEAD
+    %kvv = memref.load %kvl[%b, %h] : !KVL
+//#else
+    %kvv = memref.load %kvl[%b] : !KVL
+//#endif
+    %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
+    %kvc = arith.maxsi %kvi, %c0 : index
+    %nvalid = arith.minsi %N, %kvc : index
+//#else
+    %nvalid = arith.addi %N, %c0 : index
+//#endif
+//#if CAUSAL
+    %coff = arith.constant {{CAUSAL_OFFSET}} : index
+    %rend = arith.addi %m0, %rows : index
+    %cend0 = arith.addi %rend, %coff : index
+    %cend = arith.maxsi %cend0, %c0 : index
+    %nend = arith.minsi %nvalid, %cend : index
+//#else
+    %nend = arith.addi %nvalid, %c0 : index
+//#endif
+    %NT = arith.ceildivui %nend, %cBN : index
+
+    // Shared memory: Q | K, V of each stage | mbarriers (qfull, then per
+    // stage kfull, vfull, kempty, vempty).
+    %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #{{P}}ws>
+    %raw = memref.reinterpret_cast %raw0 to offset: [0], sizes: [{{SMEM_BYTES}}], strides: [1]
+        : memref<0xi8, #{{P}}ws> to memref<{{SMEM_BYTES}}xi8, #{{P}}ws>
+    %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws>
+    %offKV = arith.constant {{OFF_KV}} : index
+    %kvbuf = memref.view %raw[%offKV][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>
+    %sbase = memref.extract_aligned_pointer_as_index %raw : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> -> index
+    %sbase64 = arith.index_cast %sbase : index to i64
+    %offBar = arith.constant {{OFF_BAR}} : i64
+    %bar0 = arith.addi %sbase64, %offBar : i64
+    %qfull = llvm.inttoptr %bar0 : i64 to !llvm.ptr<3>
+
+    %isProducer = arith.cmpi ult, %tid, %c128 : index
+    %isFirst = arith.cmpi eq, %tid, %c0 : index
+    %c3b = arith.constant 3 : index
+    %cSt = arith.constant {{STAGES}} : index
+    // try_wait's suspend-time hint (ns) before it polls again.
+    %ticks = arith.constant 1000000 : i32
+    %i1 = arith.constant 1 : i32
+    %cons32 = arith.constant {{CONSUMER_THREADS}} : i32
+    scf.if %isFirst {
+      nvvm.mbarrier.init %qfull, %i1 : !llvm.ptr<3>, i32
+      affine.for %st = 0 to {{STAGES}} {
+        %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+        %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
+        %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+        %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
+        nvvm.mbarrier.init %kf, %i1 : !llvm.ptr<3>, i32
+        nvvm.mbarrier.init %vf, %i1 : !llvm.ptr<3>, i32
+        nvvm.mbarrier.init %ke, %cons32 : !llvm.ptr<3>, i32
+        nvvm.mbarrier.init %ve, %cons32 : !llvm.ptr<3>, i32
+      }
+      nvvm.fence.mbarrier.init
+    }
+    gpu.barrier
+
+    scf.if %isProducer {
+      // The producer: one thread issues every copy.
+      nvvm.setmaxregister decrease {{PRODUCER_REGS}}
+      scf.if %isFirst {
+        %b32 = arith.index_cast %b : index to i32
+        %h32 = arith.index_cast %h : index to i32
+        %hk32 = arith.index_cast %hk : index to i32
+        %m032 = arith.index_cast %m0 : index to i32
+        %qbytes = arith.constant {{Q_BYTES}} : i32
+        nvvm.mbarrier.arrive.expect_tx %qfull, %qbytes : !llvm.ptr<3>, i32
+        affine.for %ch = 0 to {{DC}} {
+          %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c0) : (i64, index, index, index) -> !llvm.ptr<7>
+          %col = arith.muli %ch, %c64 : index
+          %col32 = arith.index_cast %col : index to i32
+          nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %qmp, %qfull, box[%col32, %m032, %h32, %b32]
+              : !llvm.ptr<7>, !llvm.ptr
+        }
+        %kbytes = arith.constant {{K_BYTES}} : i32
+        %vbytes = arith.constant {{V_BYTES}} : i32
+        scf.for %t = %c0 to %NT step %c1 {
+          // Stage s, its u-th use: wait until use u - 1 is consumed (a fresh
+          // barrier counts as having completed the phase before its first).
+          %st = arith.remui %t, %cSt : index
+          %u = arith.divui %t, %cSt : index
+          %ui = arith.index_cast %u : index to i32
+          %par = arith.andi %ui, %i1 : i32
+          %epar = arith.xori %par, %i1 : i32
+          %n0 = arith.muli %t, %cBN : index
+          %n032 = arith.index_cast %n0 : index to i32
+          %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+          %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
+          %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+          %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
+          nvvm.mbarrier.try_wait.parity %ke, %epar, %ticks : !llvm.ptr<3>, i32, i32
+          nvvm.mbarrier.arrive.expect_tx %kf, %kbytes : !llvm.ptr<3>, i32
+          affine.for %ch = 0 to {{DC}} {
+            %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c1) : (i64, index, index, index) -> !llvm.ptr<7>
+            %col = arith.muli %ch, %c64 : index
+            %col32 = arith.index_cast %col : index to i32
+            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %kmp, %kf, box[%col32, %n032, %hk32, %b32]
+                : !llvm.ptr<7>, !llvm.ptr
+          }
+          nvvm.mbarrier.try_wait.parity %ve, %epar, %ticks : !llvm.ptr<3>, i32, i32
+          nvvm.mbarrier.arrive.expect_tx %vf, %vbytes : !llvm.ptr<3>, i32
+          affine.for %ch = 0 to {{DVC}} {
+            %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c2) : (i64, index, index, index) -> !llvm.ptr<7>
+            %col = arith.muli %ch, %c64 : index
+            %col32 = arith.index_cast %col : index to i32
+            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %vmp, %vf, box[%col32, %n032, %hk32, %b32]
+                : !llvm.ptr<7>, !llvm.ptr
+          }
+        }
+      }
+    } else {
+      nvvm.setmaxregister increase {{CONSUMER_REGS}}
+      // Consumer %cwg owns rows [64 cwg, 64 cwg + 64) of the tile; warp %cwarp
+      // of it rows 16 cwarp.. of those (the wgmma accumulator layout).
+      %ctid = arith.subi %tid, %c128 : index
+      %cwg = arith.divui %ctid, %c128 : index
+      %wtid = arith.remui %ctid, %c128 : index
+      %lane = arith.remui %wtid, %c32 : index
+      %cwarp = arith.divui %wtid, %c32 : index
+      %group = arith.divui %lane, %c4 : index
+      %quad = arith.remui %lane, %c4 : index
+      %cwrow = arith.muli %cwg, %c64 : index
+      %c16 = arith.constant 16 : index
+      %wrow1 = arith.muli %cwarp, %c16 : index
+      %wrow = arith.addi %cwrow, %wrow1 : index
+      %row0a = arith.addi %m0, %wrow : index
+      %row0 = arith.addi %row0a, %group : index
+      %col0 = arith.muli %quad, %c2 : index
+      %row0i = arith.index_cast %row0 : index to i32
+      %col0i = arith.index_cast %col0 : index to i32
+      %qs = memref.subview %qbuf[0, %cwrow, 0] [{{DC}}, 64, 64] [1, 1, 1]
+          : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws> to !{{P}}tq
+      %scols = arith.constant dense<[{{S_COLS}}]> : !{{P}}sidx
+//#if CAUSAL
+      %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !{{P}}sidx
+      %coffi = arith.constant {{CAUSAL_OFFSET}} : i32
+      %diag0 = arith.addi %m0, %coff : index
+      %diag = arith.addi %diag0, %c1 : index
+//#endif
+//#if BIAS
+      %srows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
+      %Mi = arith.index_cast %M : index to i32
+      %Ni = arith.index_cast %N : index to i32
+      %bd0 = memref.dim %bias, %c0 : !BIAS
+      %bd1 = memref.dim %bias, %c1 : !BIAS
+      %bd2 = memref.dim %bias, %c2 : !BIAS
+      %c3 = arith.constant 3 : index
+      %bd3 = memref.dim %bias, %c3 : !BIAS
+      %bone0 = arith.cmpi eq, %bd0, %c1 : index
+      %bone1 = arith.cmpi eq, %bd1, %c1 : index
+      %bone2 = arith.cmpi eq, %bd2, %c1 : index
+      %bone3 = arith.cmpi eq, %bd3, %c1 : index
+      %bi0 = arith.select %bone0, %c0, %b : index
+      %bi1 = arith.select %bone1, %c0, %h : index
+      %log2e = arith.constant 1.4426950408889634 : f32
+      %lowest = arith.constant -3.40282347E+38 : f32
+//#endif
+      %upoison = ub.poison : !{{P}}ofrag
+      %rpoison = ub.poison : !{{P}}rows
+      %spoison = ub.poison : !{{P}}sfrag
+      %o_init = "fa.blockwise_fill"(%upoison, %zf) {layout = "wgmma_m64"} : (!{{P}}ofrag, f32) -> !{{P}}ofrag
+      %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "wgmma_m64"} : (!{{P}}rows, f32) -> !{{P}}rows
+      %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "wgmma_m64"} : (!{{P}}rows, f32) -> !{{P}}rows
+      %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "wgmma_m64"} : (!{{P}}sfrag, f32) -> !{{P}}sfrag
+      %qk = arith.constant {{SCALE_LOG2E}} : f32
+      %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
+      %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
+      %zrows = vector.broadcast %zf : f32 to !{{P}}rows
+      %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
+      %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
+      %es = arith.constant {{EXP_SCALE}} : f32
+      %ess = vector.broadcast %es : f32 to !{{P}}sfrag
+      %esr = vector.broadcast %es : f32 to !{{P}}rows
+      %zero32 = arith.constant 0 : i32
+      nvvm.mbarrier.try_wait.parity %qfull, %zero32, %ticks : !llvm.ptr<3>, i32, i32
+
+      %fin:3 = scf.for %t = %c0 to %NT step %c1
+          iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
+        %st = arith.remui %t, %cSt : index
+        %u = arith.divui %t, %cSt : index
+        %ui = arith.index_cast %u : index to i32
+        %par = arith.andi %ui, %i1 : i32
+        %n0 = arith.muli %t, %cBN : index
+        %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+        %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
+        %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+        %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
+
+        // S = Q K(t)^T once K(t) has landed; then its stage is free.
+        nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
+        %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
+            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+        %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
+            : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
+        %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
+//#include attention_scores
+//#include attention_online_softmax
+        // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys, once V(t)
+        // has landed; then its stage is free. Each thread sums only its own
+        // columns of l (`partial`): the quad's partials are added after the loop.
+        %la = arith.mulf %lrow, %alpha : !{{P}}rows
+        nvvm.mbarrier.try_wait.parity %vf, %par, %ticks : !llvm.ptr<3>, i32, i32
+        %e0 = vector.shuffle %earg, %earg [{{S_CHUNK0}}] : !{{P}}sfrag, !{{P}}sfrag
+        %p0 = func.call @{{NAME}}_exp2(%e0) : (!{{P}}schunk) -> !{{P}}schunk
+        %pe0 = arith.truncf %p0 : !{{P}}schunk to !{{P}}pchunk
+        %vc0 = memref.subview %kvbuf[%st, {{DC}}, 0, 0] [1, {{DVC}}, {{BNC}}, 64] [1, 1, 1, 1]
+            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tvc
+        %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "wgmma_m64"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
+        %l0 = "fa.blockwise_reduction"(%p0, %la) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
+            : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
+//#if PV_SPLIT
+        %e1 = vector.shuffle %earg, %earg [{{S_CHUNK1}}] : !{{P}}sfrag, !{{P}}sfrag
+        %p1 = func.call @{{NAME}}_exp2(%e1) : (!{{P}}schunk) -> !{{P}}schunk
+        %pe1 = arith.truncf %p1 : !{{P}}schunk to !{{P}}pchunk
+        %vc1 = memref.subview %kvbuf[%st, {{DC}}, {{BNC}}, 0] [1, {{DVC}}, {{BNC}}, 64] [1, 1, 1, 1]
+            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tvc
+        %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "wgmma_m64"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
+        %l1 = "fa.blockwise_reduction"(%p1, %l0) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
+            : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
+        %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
+        scf.yield %o1, %mnew, %l1 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+//#else
+        %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
+        scf.yield %o0, %mnew, %l0 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+//#endif
+      }
+
+      // Epilogue: O / l and lse of this thread's rows (< M), stored from the
+      // fragments (pairs of columns).
+//#include attention_row_stats
+      %orowc = arith.constant dense<[{{O_ROWS}}]> : !{{P}}oidx
+      %ocolc = arith.constant dense<[{{O_COLS}}]> : !{{P}}oidx
+//#if OUT_F32
+      %negzo = arith.constant dense<-0.0> : !{{P}}ofrag
+      %outv = arith.addf %out, %negzo : !{{P}}ofrag
+//#else
+      %outv = arith.truncf %out : !{{P}}ofrag to vector<{{NO}}x{{OE}}>
+//#endif
+      affine.for %i = 0 to {{NO_PAIRS}} {
+        %e0 = arith.muli %i, %c2 : index
+        %e1 = arith.addi %e0, %c1 : index
+        %ri = vector.extract %orowc[%e0] : i32 from !{{P}}oidx
+        %ci = vector.extract %ocolc[%e0] : i32 from !{{P}}oidx
+        %rx0 = arith.index_cast %ri : i32 to index
+        %cx0 = arith.index_cast %ci : i32 to index
+        %rx = arith.addi %rx0, %row0 : index
+        %cx = arith.addi %cx0, %col0 : index
+        %rin = arith.cmpi slt, %rx, %M : index
+        scf.if %rin {
+          %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
+          %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
+          %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
+          vector.store %pair, %o[%b, %h, %rx, %cx] {alignment = {{PAIR_ALIGN}}} : !O, vector<2x{{OE}}>
+        }
+      }
+//#if LSE
+      %first = arith.cmpi eq, %quad, %c0 : index
+      scf.if %first {
+        affine.for %i = 0 to 2 {
+          %c8 = arith.constant 8 : index
+          %r8 = arith.muli %i, %c8 : index
+          %r = arith.addi %row0, %r8 : index
+          %rin = arith.cmpi slt, %r, %M : index
+          scf.if %rin {
+            %y = vector.extract %lsev[%i] : f32 from !{{P}}rows
+            memref.store %y, %lse[%b, %h, %r] : !LSE
+          }
+        }
+      }
+//#endif
+    }
+    scf.yield
+  }
+  gpu.terminator
+  }
+  return
+}
+
+// The address of mbarrier %j of stage %st (j = 1 kfull, 2 vfull, 3 kempty,
+// 4 vempty; qfull is at %bar0).
+func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<3> {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : i64
+  %s4 = arith.muli %st, %c4 : index
+  %i = arith.addi %s4, %j : index
+  %i64 = arith.index_cast %i : index to i64
+  %off = arith.muli %i64, %c8 : i64
+  %a = arith.addi %bar0, %off : i64
+  %p = llvm.inttoptr %a : i64 to !llvm.ptr<3>
+  return %p : !llvm.ptr<3>
+}
+
+// The shared-memory address of chunk %ch of Q (%kind = 0) or of K / V
+// (%kind = 1 / 2) of stage %st, as TMA's destination (shared::cluster, where
+// the workgroup's own shared memory keeps its addresses).
+func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: index) -> !llvm.ptr<7> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %isQ = arith.cmpi eq, %kind, %c0 : index
+  %isV = arith.cmpi eq, %kind, %c2 : index
+  %qChunk = arith.constant {{Q_CHUNK_BYTES}} : index
+  %kvChunk = arith.constant {{KV_CHUNK_BYTES}} : index
+  %kvChunks = arith.constant {{KV_CHUNKS}} : index
+  %offKV = arith.constant {{OFF_KV}} : index
+  %dc = arith.constant {{DC}} : index
+  %qOff = arith.muli %ch, %qChunk : index
+  %vShift = arith.select %isV, %dc, %c0 : index
+  %stChunks = arith.muli %st, %kvChunks : index
+  %kvIdx0 = arith.addi %stChunks, %vShift : index
+  %kvIdx = arith.addi %kvIdx0, %ch : index
+  %kvOff0 = arith.muli %kvIdx, %kvChunk : index
+  %kvOff = arith.addi %kvOff0, %offKV : index
+  %off = arith.select %isQ, %qOff, %kvOff : index
+  %off64 = arith.index_cast %off : index to i64
+  %a = arith.addi %base, %off64 : i64
+  %p = llvm.inttoptr %a : i64 to !llvm.ptr<3>
+  %pc = llvm.addrspacecast %p : !llvm.ptr<3> to !llvm.ptr<7>
+  return %pc : !llvm.ptr<7>
+}
+
+//#include attention_exp2
