@@ -39,5 +39,15 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 
     [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " cases/$c/san_$tool.txt; }
   done
 done
+# The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its own inputs (hopper_2, D = 256, as hopper_0).
+for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5; do
+  for tool in memcheck racecheck synccheck; do
+    [ -d cases/$c ] || continue
+    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/model_sm90a.so cases/$c --repeat=2 > cases/$c/san_${tool}_sm90a.txt 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool $c (sm_90a): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' cases/$c/san_${tool}_sm90a.txt | head -1)"
+    [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " cases/$c/san_${tool}_sm90a.txt; }
+  done
+done
 echo "compute-sanitizer: $san_fail runs reported problems"
 [ "$all_fail" -eq 0 ] && [ "$san_fail" -eq 0 ]

@@ -326,6 +326,8 @@ static MlirLogicalResult verifyBlockwiseReduction(MlirOperation op) {
 }
 
 static MlirLogicalResult verifyBlockwiseGemm(MlirOperation op) {
+  if (hasAttr(op, "async"))
+    return opError(op, "'async' applies only to \"wgmma_m64\" fragment GEMMs");
   TRY(checkTile(op, "A", 0, 2));
   TRY(checkTile(op, "B", 1, 2));
   TRY(checkTile(op, "C", 2, 2));
@@ -405,6 +407,8 @@ static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
                        "and C of n/2 entries (64 rows per warpgroup)");
   if (mlirTypeIsAVector(a) && fragSize(op, 0) != k / 2)
     return opError(op, "an A fragment must hold k/2 entries (64 rows per warpgroup)");
+  if (hasAttr(op, "async") && !hasUnitAttr(op, "async"))
+    return opError(op, "'async' must be a unit attribute");
   if (mlirTypeIsAMemRef(a) && (!isChunkedTile(a) || dimOf(a, 1) != 64 || dimOf(a, 0) * 64 != k))
     return opError(op, "A must be a [chunks][64][64] tile with B's reduction dim");
   if (!mlirTypeEqual(mlirShapedTypeGetElementType(a), mlirShapedTypeGetElementType(b)))
@@ -416,6 +420,8 @@ static MlirLogicalResult verifyFragmentGemm(MlirOperation op) {
   TRY(checkFragResult(op, 2));
   if (layoutIs(op, "wgmma_m64"))
     return verifyWgmmaGemm(op);
+  if (hasAttr(op, "async"))
+    return opError(op, "'async' applies only to \"wgmma_m64\" fragment GEMMs");
   MlirType a = operandType(op, 0), b = operandType(op, 1);
   if (!mlirTypeIsAMemRef(b) || mlirShapedTypeGetRank(b) != 2 || !mlirShapedTypeHasStaticShape(b))
     return opError(op, "B must be a static 2-D memref tile when C is a fragment");
@@ -450,7 +456,7 @@ static const char *const kAttentionAttrs[] = {
     "pv_split", "operandSegmentSizes", "resultSegmentSizes", NULL};
 static const char *const kFillAttrs[] = {"layout", NULL};
 static const char *const kReductionAttrs[] = {"kind", "axis", "layout", "partial", NULL};
-static const char *const kGemmAttrs[] = {"transpose_b", "layout", NULL};
+static const char *const kGemmAttrs[] = {"transpose_b", "layout", "async", NULL};
 
 static bool nameIn(MlirStringRef name, const char *const *names) {
   for (; *names; ++names)

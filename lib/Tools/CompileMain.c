@@ -226,9 +226,10 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
                     "%s not written\n", source->name, o->output);
   if (o->exportKernels) {
     /* The same kernels as the target's pipeline makes: tensor cores on NVIDIA. */
-    const char *lower = runtime == NULL                    ? "fa-lower-attention{target=cpu}"
-                        : strncmp(o->target, "sm_", 3) == 0 ? "fa-lower-attention{target=nvvm}"
-                                                            : "fa-lower-attention{target=gpu}";
+    const char *lower = runtime == NULL                      ? "fa-lower-attention{target=cpu}"
+                        : strcmp(o->target, "sm_90a") == 0    ? "fa-lower-attention{target=nvvm-sm90a}"
+                        : strncmp(o->target, "sm_", 3) == 0   ? "fa-lower-attention{target=nvvm}"
+                                                              : "fa-lower-attention{target=gpu}";
     char text[160];
     snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,%s", lower);
     ok = faModuleRunPipeline(op, text);

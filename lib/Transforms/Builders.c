@@ -261,13 +261,20 @@ static MlirWalkResult collectCallTo(MlirOperation op, void *userData) {
 }
 
 void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames) {
-  CallsTo c = {names, numNames, {NULL, 0, 0}};
-  mlirOperationWalk(module, collectCallTo, &c, MlirWalkPostOrder);
   MlirSymbolTable table = mlirSymbolTableCreate(module);
-  for (size_t i = 0; i < c.calls.size; ++i) {
-    MlirStringRef callee =
-        mlirFlatSymbolRefAttrGetValue(faOpGetAttr(c.calls.ops[i], "callee"));
-    faCallInline(c.calls.ops[i], mlirSymbolTableLookup(table, callee));
+  /* Rounds: a body inlined may itself call one of `names`. */
+  for (;;) {
+    CallsTo c = {names, numNames, {NULL, 0, 0}};
+    mlirOperationWalk(module, collectCallTo, &c, MlirWalkPostOrder);
+    size_t found = c.calls.size;
+    for (size_t i = 0; i < c.calls.size; ++i) {
+      MlirStringRef callee =
+          mlirFlatSymbolRefAttrGetValue(faOpGetAttr(c.calls.ops[i], "callee"));
+      faCallInline(c.calls.ops[i], mlirSymbolTableLookup(table, callee));
+    }
+    faOpListDestroy(&c.calls);
+    if (!found)
+      break;
   }
   for (size_t i = 0; i < numNames; ++i) {
     MlirOperation f = mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(names[i]));
@@ -275,7 +282,6 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
       mlirSymbolTableErase(table, f);
   }
   mlirSymbolTableDestroy(table);
-  faOpListDestroy(&c.calls);
 }
 
 typedef struct {

@@ -114,6 +114,7 @@ static const struct {
     {"attention_online_softmax", faTemplateAttentionOnlineSoftmax},
     {"attention_row_stats", faTemplateAttentionRowStats},
     {"attention_exp2", faTemplateAttentionExp2},
+    {"attention_rescale", faTemplateAttentionRescale},
 };
 
 static const char *includeText(const char *name, size_t len) {

@@ -52,6 +52,7 @@ extern const char faTemplateAttentionScores[];
 extern const char faTemplateAttentionOnlineSoftmax[];
 extern const char faTemplateAttentionRowStats[];
 extern const char faTemplateAttentionExp2[];
+extern const char faTemplateAttentionRescale[];
 extern const char faTemplateAttentionWgmma[];
 extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];

@@ -322,6 +322,7 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faAttentionMmaSetCommon(&vars, k, name);
+  faTemplateVarsSet(&vars, "LAYOUT", "%s", "mma_m16n8k16");
   setSplit(&vars, k, split);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
@@ -382,9 +383,10 @@ static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
  * kernel's tile copies and exp2 are inlined here. */
 void faAttentionMmaInlineHelpers(MlirOperation module, const char *name) {
   static const char *const kVariants[] = {"main", "decode"};
-  /* (bar and chunk: the Hopper kernel's.) */
-  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2", "bar", "chunk"};
-  enum { NH = 6, N = 2 * NH };
+  /* (bar to wait0_o: the Hopper kernel's.) */
+  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2", "bar",
+                                         "chunk", "softmax", "wait1_s", "wait0_o"};
+  enum { NH = 9, N = 2 * NH };
   char helpers[N][192];
   const char *names[N];
   for (int i = 0; i < N; ++i) {

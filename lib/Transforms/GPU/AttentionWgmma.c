@@ -6,6 +6,9 @@
  * M <= 16. */
 #include "../AttentionKernel.h"
 #include "../Template.h"
+#include "BlockwiseMma.h"
+
+#include <stdio.h>
 
 #include "mlir-c/BuiltinTypes.h"
 
@@ -91,15 +94,39 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(w));
 }
 
+/* The waits of the kernel's two wgmma groups: S (at most the P V group
+ * pending) and O (none pending). */
+static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
+                            const char *name) {
+  FaText t;
+  faTextInit(&t);
+  char s[192], o[192];
+  snprintf(s, sizeof s, "%s_wait1_s", name);
+  snprintf(o, sizeof o, "%s_wait0_o", name);
+  const char *missing = faBlockwiseWgmmaAppendWait(&t, s, (long)w->bn / 2, 1);
+  if (!missing)
+    missing = faBlockwiseWgmmaAppendWait(&t, o, (long)w->dv / 2, 0);
+  faTemplateVarsSetText(vars, "WAIT_HELPERS", t.data);
+  faTextDestroy(&t);
+  return missing;
+}
+
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
   FaAttentionKernel w = wgmmaTiles(k);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faAttentionMmaSetCommon(&vars, &w, name);
+  faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_WGMMA);
   setLayout(&vars, &w);
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
   faAttentionMmaSetFragments(&vars, &w, 1);
-  const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
+  bool bias = w.biasElt.ptr != NULL;
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",
+                    bias ? ", !BIAS, index, index, index, index" : "");
+  const char *missing = setWaits(&vars, &w, name);
+  if (!missing)
+    missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
   faTemplateVarsDestroy(&vars);
   return missing ? "the Hopper kernel template uses an unset variable" : NULL;
 }

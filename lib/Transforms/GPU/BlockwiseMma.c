@@ -120,52 +120,75 @@ static unsigned long long descHigh(long lbo, long sbo) {
          (1ull << 62);
 }
 
-/* The inline PTX of one wgmma step and its operand lists: NC accumulators
- * in and out (tied), then A (a descriptor, or four registers), B's
- * descriptor and scale-d. */
-static void setWgmmaAsm(FaTemplateVars *vars, long n, long nc, bool aShared, bool bKMajor,
-                        bool f16) {
-  FaText ptx, cons, args, types, res, st;
-  faTextInit(&ptx), faTextInit(&cons), faTextInit(&args), faTextInit(&types);
-  faTextInit(&res), faTextInit(&st);
-  const char *e = f16 ? "f16" : "bf16";
-  long a = 2 * nc, b = aShared ? a + 1 : a + 4, scale = b + 1;
-  faTextAppend(&ptx, "{ .reg .pred p; setp.ne.b32 p, $%ld, 0; wgmma.mma_async.sync.aligned."
-                     "m64n%ldk16.f32.%s.%s {", scale, n, e, e);
+/* The operand lists of an inline asm on NC accumulators, in and out (tied):
+ * D_ARGS / D_TYPES the inputs, CONSTRAINTS theirs (then `more`, the other
+ * operands' constraints, if any), ACC_STRUCT the result, UNPACK its fields as
+ * %r0.., R_ARGS those. */
+static void setAccLists(FaTemplateVars *vars, long nc, const char *more) {
+  FaText cons, args, types, res, st, lines;
+  faTextInit(&cons), faTextInit(&args), faTextInit(&types), faTextInit(&res);
+  faTextInit(&st), faTextInit(&lines);
   for (long i = 0; i < nc; ++i) {
-    faTextAppend(&ptx, "%s$%ld", i ? ", " : "", i);
     faTextAppend(&cons, "=f,");
     faTextAppend(&args, "%s%%d#%ld", i ? ", " : "", i);
     faTextAppend(&types, "%sf32", i ? ", " : "");
-    faTextAppend(&st, "%sf32", i ? ", " : "");
     faTextAppend(&res, "%s%%r%ld", i ? ", " : "", i);
   }
   for (long i = 0; i < nc; ++i)
-    faTextAppend(&cons, "%ld,", i);
+    faTextAppend(&cons, "%s%ld", i ? "," : "", i);
+  if (*more)
+    faTextAppend(&cons, ",%s", more);
+  faTextAppend(&st, "!llvm.struct<(%s)>", types.data);
+  for (long i = 0; i < nc; ++i)
+    faTextAppend(&lines, "%s  %%r%ld = llvm.extractvalue %%r[%ld] : %s", i ? "\n" : "", i, i,
+                 st.data);
+  faTemplateVarsSetText(vars, "CONSTRAINTS", cons.data);
+  faTemplateVarsSetText(vars, "D_ARGS", args.data);
+  faTemplateVarsSetText(vars, "D_TYPES", types.data);
+  faTemplateVarsSetText(vars, "R_ARGS", res.data);
+  faTemplateVarsSetText(vars, "ACC_STRUCT", st.data);
+  faTemplateVarsSetText(vars, "UNPACK", lines.data);
+  faTextDestroy(&cons), faTextDestroy(&args), faTextDestroy(&types), faTextDestroy(&res);
+  faTextDestroy(&st), faTextDestroy(&lines);
+}
+
+/* The inline PTX of one wgmma step: after the NC accumulators, A (a
+ * descriptor, or four registers), B's descriptor and scale-d. */
+static void setWgmmaAsm(FaTemplateVars *vars, long n, long nc, bool aShared, bool bKMajor,
+                        bool f16) {
+  setAccLists(vars, nc, aShared ? "l,l,r" : "r,r,r,r,l,r");
+  const char *e = f16 ? "f16" : "bf16";
+  long a = 2 * nc, b = aShared ? a + 1 : a + 4, scale = b + 1;
+  FaText ptx;
+  faTextInit(&ptx);
+  faTextAppend(&ptx, "{ .reg .pred p; setp.ne.b32 p, $%ld, 0; wgmma.mma_async.sync.aligned."
+                     "m64n%ldk16.f32.%s.%s {", scale, n, e, e);
+  for (long i = 0; i < nc; ++i)
+    faTextAppend(&ptx, "%s$%ld", i ? ", " : "", i);
   if (aShared)
     faTextAppend(&ptx, "}, $%ld, $%ld, p, 1, 1, 0, 0; }", a, b);
   else
     faTextAppend(&ptx, "}, {$%ld, $%ld, $%ld, $%ld}, $%ld, p, 1, 1, %d; }", a, a + 1, a + 2,
                  a + 3, b, bKMajor ? 0 : 1);
-  faTextAppend(&cons, aShared ? "l,l,r" : "r,r,r,r,l,r");
   faTemplateVarsSetText(vars, "PTX", ptx.data);
-  faTemplateVarsSetText(vars, "CONSTRAINTS", cons.data);
-  faTemplateVarsSetText(vars, "D_ARGS", args.data);
-  faTemplateVarsSetText(vars, "D_TYPES", types.data);
-  faTemplateVarsSetText(vars, "R_ARGS", res.data);
-  FaText structType;
-  faTextInit(&structType);
-  faTextAppend(&structType, "!llvm.struct<(%s)>", st.data);
-  faTemplateVarsSetText(vars, "ACC_STRUCT", structType.data);
-  /* The extractvalue lines name the struct type in full. */
-  FaText lines;
-  faTextInit(&lines);
-  for (long i = 0; i < nc; ++i)
-    faTextAppend(&lines, "    %%r%ld = llvm.extractvalue %%r[%ld] : %s\n", i, i, structType.data);
-  faTemplateVarsSetText(vars, "UNPACK", lines.data);
-  faTextDestroy(&lines), faTextDestroy(&structType);
-  faTextDestroy(&ptx), faTextDestroy(&cons), faTextDestroy(&args), faTextDestroy(&types);
-  faTextDestroy(&res), faTextDestroy(&st);
+  faTextDestroy(&ptx);
+}
+
+const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int pending) {
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", name);
+  faTemplateVarsSetFlag(&vars, "WAIT", true);
+  faTemplateVarsSetInt(&vars, "NC", nc);
+  faTemplateVarsSetInt(&vars, "PENDING", pending);
+  setAccLists(&vars, nc, "");
+  /* (The header comment's variables.) */
+  static const char *const kHeader[] = {"K", "N", "KSTEPS", "E", "A_FROM", "B_STORED"};
+  for (int i = 0; i < 6; ++i)
+    faTemplateVarsSet(&vars, kHeader[i], "-");
+  const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseWgmma, &vars);
+  faTemplateVarsDestroy(&vars);
+  return missing ? "the wgmma wait template uses an unset variable" : NULL;
 }
 
 /* B (and a shared A) are [chunks][rows][64] tiles: 128-byte rows in
@@ -181,6 +204,8 @@ static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
   int64_t k = tb ? chunks * 64 : rows, n = tb ? rows : chunks * 64, nc = vecSize(c);
   int64_t bStrides[3], off, aStrides[3];
   mlirMemRefTypeGetStridesAndOffset(b, bStrides, &off);
+  faTemplateVarsSetFlag(vars, "GEMM", true);
+  faTemplateVarsSetFlag(vars, "ASYNC", !mlirAttributeIsNull(faOpGetAttr(op, "async")));
   faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
   faTemplateVarsSetFlag(vars, "B_K_MAJOR", tb);
   faTemplateVarsSetType(vars, "A_TYPE", a);

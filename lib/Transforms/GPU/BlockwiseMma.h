@@ -21,4 +21,9 @@ const char *faBlockwiseMmaUnsupported(MlirOperation op);
 /* Appends function `name` implementing `op` ((operands) -> result). */
 const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name);
 
+/* Appends function `name` ((vector<nc x f32>) -> same): waits until at most
+ * `pending` wgmma groups are pending, the fragment's registers tied through
+ * (the partner of fa.blockwise_gemm {async} on "wgmma_m64" fragments). */
+const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int pending);
+
 #endif

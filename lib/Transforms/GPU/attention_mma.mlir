@@ -319,6 +319,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#endif
 
 //#include attention_online_softmax
+//#include attention_rescale
       // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys: the second
       // chunk's exp2 (MUFU) issues while the first chunk's mma runs. Each
       // thread sums only its own columns of l (`partial`): the quad's four

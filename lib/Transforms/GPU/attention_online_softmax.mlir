@@ -1,7 +1,7 @@
 // The online softmax step of one key tile, on register fragments: included
 // (//#include) by the attention kernels after attention_scores. From %s4,
-// the running max %mrow, sum %lrow and output %acc, it makes %mnew, %alpha,
-// %accs (O rescaled), %earg (the exponents of P) and %la (l rescaled).
+// the running max %mrow and sum %lrow it makes %mnew, %alpha, %anymove (whether
+// O needs the rescale of attention_rescale) and %earg (the exponents of P).
       // Online softmax on the fragments: m' = max(m, rowmax S), P = exp2(S - m'),
       // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
       // no visible key so far keeps m' = -inf; it is shifted by 0 instead, so
@@ -11,7 +11,7 @@
       // P <= 2^{{MAX_SLACK}} (exact in f16 / bf16 as any P is; O and l share
       // the same m, so O / l is unchanged) and O is rescaled only on the few
       // tiles where some row's max jumps: in long rows, almost never.
-      %mmax = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "mma_m16n8k16"}
+      %mmax = "fa.blockwise_reduction"(%s4, %mrow) {kind = "max", axis = 1 : i64, layout = "{{LAYOUT}}"}
           : (!{{P}}sfrag, !{{P}}rows) -> !{{P}}rows
       %grow0 = arith.subf %mmax, %mrow : !{{P}}rows
       %grow = arith.mulf %grow0, %esr : !{{P}}rows
@@ -30,13 +30,6 @@
       %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
       %lanes = arith.constant -1 : i32
       %anymove = nvvm.vote.sync any %lanes, %mymove -> i1
-      %accs = scf.if %anymove -> (!{{P}}ofrag) {
-        %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-        %accr = arith.mulf %acc, %ab : !{{P}}ofrag
-        scf.yield %accr : !{{P}}ofrag
-      } else {
-        scf.yield %acc : !{{P}}ofrag
-      }
       %mes = arith.mulf %msafe, %esr : !{{P}}rows
       %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
       %negmb = arith.negf %mb : !{{P}}sfrag

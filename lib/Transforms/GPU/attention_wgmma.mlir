@@ -25,10 +25,10 @@
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>
 !{{P}}tk = memref<{{DC}}x{{BN}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
-!{{P}}tvc = memref<{{DVC}}x{{BNC}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
+!{{P}}tv = memref<{{DVC}}x{{BN}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
 !{{P}}sfrag = vector<{{NS}}xf32>
-!{{P}}schunk = vector<{{NSC}}xf32>
-!{{P}}pchunk = vector<{{NSC}}x{{E}}>
+!{{P}}schunk = vector<{{NS}}xf32>
+!{{P}}pfrag = vector<{{NS}}x{{E}}>
 !{{P}}ofrag = vector<{{NO}}xf32>
 !{{P}}rows = vector<2xf32>
 !{{P}}sidx = vector<{{NS}}xi32>
@@ -249,31 +249,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       %col0i = arith.index_cast %col0 : index to i32
       %qs = memref.subview %qbuf[0, %cwrow, 0] [{{DC}}, 64, 64] [1, 1, 1]
           : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws> to !{{P}}tq
-      %scols = arith.constant dense<[{{S_COLS}}]> : !{{P}}sidx
-//#if CAUSAL
-      %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !{{P}}sidx
-      %coffi = arith.constant {{CAUSAL_OFFSET}} : i32
-      %diag0 = arith.addi %m0, %coff : index
-      %diag = arith.addi %diag0, %c1 : index
-//#endif
-//#if BIAS
-      %srows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
-      %Mi = arith.index_cast %M : index to i32
-      %Ni = arith.index_cast %N : index to i32
-      %bd0 = memref.dim %bias, %c0 : !BIAS
-      %bd1 = memref.dim %bias, %c1 : !BIAS
-      %bd2 = memref.dim %bias, %c2 : !BIAS
-      %c3 = arith.constant 3 : index
-      %bd3 = memref.dim %bias, %c3 : !BIAS
-      %bone0 = arith.cmpi eq, %bd0, %c1 : index
-      %bone1 = arith.cmpi eq, %bd1, %c1 : index
-      %bone2 = arith.cmpi eq, %bd2, %c1 : index
-      %bone3 = arith.cmpi eq, %bd3, %c1 : index
-      %bi0 = arith.select %bone0, %c0, %b : index
-      %bi1 = arith.select %bone1, %c0, %h : index
-      %log2e = arith.constant 1.4426950408889634 : f32
-      %lowest = arith.constant -3.40282347E+38 : f32
-//#endif
       %upoison = ub.poison : !{{P}}ofrag
       %rpoison = ub.poison : !{{P}}rows
       %spoison = ub.poison : !{{P}}sfrag
@@ -281,67 +256,95 @@ func.func private @{{NAME}}({{ARGS}}) {
       %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "wgmma_m64"} : (!{{P}}rows, f32) -> !{{P}}rows
       %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "wgmma_m64"} : (!{{P}}rows, f32) -> !{{P}}rows
       %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "wgmma_m64"} : (!{{P}}sfrag, f32) -> !{{P}}sfrag
-      %qk = arith.constant {{SCALE_LOG2E}} : f32
-      %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
-      %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
       %zrows = vector.broadcast %zf : f32 to !{{P}}rows
       %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
-      %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
       %es = arith.constant {{EXP_SCALE}} : f32
-      %ess = vector.broadcast %es : f32 to !{{P}}sfrag
       %esr = vector.broadcast %es : f32 to !{{P}}rows
       %zero32 = arith.constant 0 : i32
+      %ntMinus1 = arith.subi %NT, %c1 : index
+      %any = arith.cmpi ugt, %NT, %c0 : index
       nvvm.mbarrier.try_wait.parity %qfull, %zero32, %ticks : !llvm.ptr<3>, i32, i32
 
-      %fin:3 = scf.for %t = %c0 to %NT step %c1
-          iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init) -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
-        %st = arith.remui %t, %cSt : index
-        %u = arith.divui %t, %cSt : index
-        %ui = arith.index_cast %u : index to i32
-        %par = arith.andi %ui, %i1 : i32
-        %n0 = arith.muli %t, %cBN : index
-        %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
-        %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
-        %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
-        %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
-
-        // S = Q K(t)^T once K(t) has landed; then its stage is free.
-        nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
-        %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
+      // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
+      // O += P(t-1) V(t-1) are issued together (two wgmma groups); the
+      // softmax of S(t) runs while P V still runs on the tensor cores, and
+      // O is rescaled once that group is done. Tile 0's S before the loop,
+      // the last tile's P V after it.
+      %fin:3 = scf.if %any -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
+        %kf0 = func.call @{{NAME}}_bar(%bar0, %c0, %c1) : (i64, index, index) -> !llvm.ptr<3>
+        %ke0 = func.call @{{NAME}}_bar(%bar0, %c0, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+        nvvm.mbarrier.try_wait.parity %kf0, %zero32, %ticks : !llvm.ptr<3>, i32, i32
+        %k0s = memref.subview %kvbuf[%c0, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
             : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
-        %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
+        %s0 = "fa.blockwise_gemm"(%qs, %k0s, %s_zero) {transpose_b, layout = "wgmma_m64"}
             : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
-        %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
-//#include attention_scores
-//#include attention_online_softmax
-        // P = exp2 and O += P V in {{PV_CHUNKS}} chunk(s) of {{BNC}} keys, once V(t)
-        // has landed; then its stage is free. Each thread sums only its own
-        // columns of l (`partial`): the quad's partials are added after the loop.
-        %la = arith.mulf %lrow, %alpha : !{{P}}rows
-        nvvm.mbarrier.try_wait.parity %vf, %par, %ticks : !llvm.ptr<3>, i32, i32
-        %e0 = vector.shuffle %earg, %earg [{{S_CHUNK0}}] : !{{P}}sfrag, !{{P}}sfrag
-        %p0 = func.call @{{NAME}}_exp2(%e0) : (!{{P}}schunk) -> !{{P}}schunk
-        %pe0 = arith.truncf %p0 : !{{P}}schunk to !{{P}}pchunk
-        %vc0 = memref.subview %kvbuf[%st, {{DC}}, 0, 0] [1, {{DVC}}, {{BNC}}, 64] [1, 1, 1, 1]
-            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tvc
-        %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "wgmma_m64"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
-        %l0 = "fa.blockwise_reduction"(%p0, %la) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
-            : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
-//#if PV_SPLIT
-        %e1 = vector.shuffle %earg, %earg [{{S_CHUNK1}}] : !{{P}}sfrag, !{{P}}sfrag
-        %p1 = func.call @{{NAME}}_exp2(%e1) : (!{{P}}schunk) -> !{{P}}schunk
-        %pe1 = arith.truncf %p1 : !{{P}}schunk to !{{P}}pchunk
-        %vc1 = memref.subview %kvbuf[%st, {{DC}}, {{BNC}}, 0] [1, {{DVC}}, {{BNC}}, 64] [1, 1, 1, 1]
-            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tvc
-        %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "wgmma_m64"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
-        %l1 = "fa.blockwise_reduction"(%p1, %l0) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
-            : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
-        %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
-        scf.yield %o1, %mnew, %l1 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
-//#else
-        %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
-        scf.yield %o0, %mnew, %l0 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
-//#endif
+        %k0arr = nvvm.mbarrier.arrive %ke0 : !llvm.ptr<3> -> i64
+        %sm0:5 = func.call @{{NAME}}_softmax(%s0, %c0, %m_init, %l_init, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+            : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+
+        %lp:4 = scf.for %t = %c1 to %NT step %c1
+            iter_args(%acc = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %sm0#0)
+            -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag) {
+          %tp = arith.subi %t, %c1 : index
+          %st = arith.remui %t, %cSt : index
+          %u = arith.divui %t, %cSt : index
+          %ui = arith.index_cast %u : index to i32
+          %par = arith.andi %ui, %i1 : i32
+          %stp = arith.remui %tp, %cSt : index
+          %up = arith.divui %tp, %cSt : index
+          %upi = arith.index_cast %up : index to i32
+          %parp = arith.andi %upi, %i1 : i32
+          %n0 = arith.muli %t, %cBN : index
+          %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+          %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+          %vfp = func.call @{{NAME}}_bar(%bar0, %stp, %c2) : (i64, index, index) -> !llvm.ptr<3>
+          %vep = func.call @{{NAME}}_bar(%bar0, %stp, %c4) : (i64, index, index) -> !llvm.ptr<3>
+          nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
+          %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
+              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+          %sf = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64", async}
+              : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
+          nvvm.mbarrier.try_wait.parity %vfp, %parp, %ticks : !llvm.ptr<3>, i32, i32
+          %vs = memref.subview %kvbuf[%stp, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
+              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+          %of = "fa.blockwise_gemm"(%pprev, %vs, %acc) {layout = "wgmma_m64", async}
+              : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
+          // S(t) is ready once at most the P V group is pending.
+          %s = func.call @{{NAME}}_wait1_s(%sf) : (!{{P}}sfrag) -> !{{P}}sfrag
+          %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
+          %sm:5 = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+              : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+          %ov = func.call @{{NAME}}_wait0_o(%of) : (!{{P}}ofrag) -> !{{P}}ofrag
+          %varr = nvvm.mbarrier.arrive %vep : !llvm.ptr<3> -> i64
+          // O *= alpha of tile t, before P(t) V(t) adds to it.
+          %alpha = arith.addf %sm#3, %zrows : !{{P}}rows
+          %anymove = arith.andi %sm#4, %sm#4 : i1
+          %rs = scf.if %anymove -> (!{{P}}ofrag) {
+            %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
+            %accr = arith.mulf %ov, %ab : !{{P}}ofrag
+            scf.yield %accr : !{{P}}ofrag
+          } else {
+            scf.yield %ov : !{{P}}ofrag
+          }
+          scf.yield %rs, %sm#1, %sm#2, %sm#0 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag
+        }
+
+        // The last tile's P V.
+        %stl = arith.remui %ntMinus1, %cSt : index
+        %ul = arith.divui %ntMinus1, %cSt : index
+        %uli = arith.index_cast %ul : index to i32
+        %parl = arith.andi %uli, %i1 : i32
+        %vfl = func.call @{{NAME}}_bar(%bar0, %stl, %c2) : (i64, index, index) -> !llvm.ptr<3>
+        %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
+        nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
+        %vls = memref.subview %kvbuf[%stl, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
+            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+        %ol = "fa.blockwise_gemm"(%lp#3, %vls, %lp#0) {layout = "wgmma_m64"}
+            : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
+        %vlarr = nvvm.mbarrier.arrive %vel : !llvm.ptr<3> -> i64
+        scf.yield %ol, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+      } else {
+        scf.yield %o_init, %m_init, %l_init : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
       }
 
       // Epilogue: O / l and lse of this thread's rows (< M), stored from the
@@ -437,4 +440,68 @@ func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: ind
   return %pc : !llvm.ptr<7>
 }
 
+// The softmax of the scores %s of the key tile at %n0 for this thread's rows
+// (row0i: its first row, col0i: its first column): returns P (the A operand
+// of P V), m', l' (its own columns' part), alpha and whether O needs the
+// rescale (some row's max moved).
+//#if BIAS
+func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+//#else
+func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
+    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+//#endif
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cBN = arith.constant {{BN}} : index
+  %zf = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scols = arith.constant dense<[{{S_COLS}}]> : !{{P}}sidx
+//#if CAUSAL
+  %sdiag = arith.constant dense<[{{S_COLS_MINUS_ROWS}}]> : !{{P}}sidx
+  %coffi = arith.constant {{CAUSAL_OFFSET}} : i32
+  %coff = arith.constant {{CAUSAL_OFFSET}} : index
+  %diag0 = arith.addi %m0, %coff : index
+  %diag = arith.addi %diag0, %c1 : index
+//#endif
+//#if BIAS
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %srows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
+  %Mi = arith.index_cast %M : index to i32
+  %Ni = arith.index_cast %N : index to i32
+  %bd0 = memref.dim %bias, %c0 : !BIAS
+  %bd1 = memref.dim %bias, %c1 : !BIAS
+  %bd2 = memref.dim %bias, %c2 : !BIAS
+  %bd3 = memref.dim %bias, %c3 : !BIAS
+  %bone0 = arith.cmpi eq, %bd0, %c1 : index
+  %bone1 = arith.cmpi eq, %bd1, %c1 : index
+  %bone2 = arith.cmpi eq, %bd2, %c1 : index
+  %bone3 = arith.cmpi eq, %bd3, %c1 : index
+  %bi0 = arith.select %bone0, %c0, %b : index
+  %bi1 = arith.select %bone1, %c0, %h : index
+  %log2e = arith.constant 1.4426950408889634 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+//#endif
+  %qk = arith.constant {{SCALE_LOG2E}} : f32
+  %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
+  %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
+  %zrows = vector.broadcast %zf : f32 to !{{P}}rows
+  %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
+  %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
+  %es = arith.constant {{EXP_SCALE}} : f32
+  %ess = vector.broadcast %es : f32 to !{{P}}sfrag
+  %esr = vector.broadcast %es : f32 to !{{P}}rows
+//#include attention_scores
+//#include attention_online_softmax
+  %la = arith.mulf %lrow, %alpha : !{{P}}rows
+  %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
+  %pe = arith.truncf %p : !{{P}}schunk to !{{P}}pfrag
+  %l = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
+      : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
+  return %pe, %mnew, %l, %alpha, %anymove : !{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+}
+
 //#include attention_exp2
+
+{{WAIT_HELPERS}}

@@ -14,6 +14,12 @@
 // {{KSTEPS}} wgmma.mma_async m64n{{N}}k16 ({{E}} in, f32 accumulators),
 // issued back to back and waited for once at the end. A is {{A_FROM}};
 // B is stored {{B_STORED}}.
+//#if ASYNC
+// `async`: the group is committed and not waited for; the result's registers
+// are read only after a wait that ties them (WAIT below), so that the
+// caller's work overlaps the tensor cores'.
+//#endif
+//#if GEMM
 func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf32>) -> vector<{{NC}}xf32> {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -94,6 +100,24 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
     affine.yield %v : vector<{{NC}}xf32>
   }
   nvvm.wgmma.commit.group.sync.aligned
+//#if ASYNC
+//#else
   nvvm.wgmma.wait.group.sync.aligned 0
+//#endif
   return %res : vector<{{NC}}xf32>
 }
+//#endif
+
+//#if WAIT
+// Waits until at most {{PENDING}} wgmma groups of the warpgroup are pending and
+// returns the fragment %c, whose registers the wait ties: nothing reads them
+// before it.
+func.func private @{{NAME}}(%c: vector<{{NC}}xf32>) -> vector<{{NC}}xf32> {
+  %d:{{NC}} = vector.to_elements %c : vector<{{NC}}xf32>
+  %r = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned {{PENDING}};", "{{CONSTRAINTS}}" {{D_ARGS}}
+      : ({{D_TYPES}}) -> {{ACC_STRUCT}}
+{{UNPACK}}
+  %v = vector.from_elements {{R_ARGS}} : vector<{{NC}}xf32>
+  return %v : vector<{{NC}}xf32>
+}
+//#endif

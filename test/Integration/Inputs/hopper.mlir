@@ -1,0 +1,60 @@
+// Attentions the Hopper kernel (fa-to-nvvm{chip=sm_90a}: TMA, mbarriers,
+// wgmma) takes, for the GPU correctness run (scripts/gpu_check.sh: fa-run
+// against fa-check's CPU reference), the sanitizers and the PTX test
+// (hopper-ptx.test): tails of M and N (TMA's zero fill), GQA, causal offsets,
+// a bias, kv_len with a fully masked batch, the lse result, f32 output,
+// D = 64 / 128 / 192 / 256, Dv != D, f16 and bf16.
+
+// GQA, tails in M and N.
+func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
+      : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
+  return %o : tensor<2x4x200x128xf16>
+}
+
+// -----
+
+// Causal (top-left) with lse, D = 64.
+func.func @causal_lse_f16(%q: tensor<1x3x333x64xf16>, %k: tensor<1x3x333x64xf16>, %v: tensor<1x3x333x64xf16>) -> (tensor<1x3x333x64xf16>, tensor<1x3x333xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
+      : (tensor<1x3x333x64xf16>, tensor<1x3x333x64xf16>, tensor<1x3x333x64xf16>) -> (tensor<1x3x333x64xf16>, tensor<1x3x333xf32>)
+  return %o, %lse : tensor<1x3x333x64xf16>, tensor<1x3x333xf32>
+}
+
+// -----
+
+// D = 256, bf16.
+func.func @d256_bf16(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x150x256xbf16>, %v: tensor<1x2x150x256xbf16>) -> tensor<1x2x130x256xbf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.0625 : f32}
+      : (tensor<1x2x130x256xbf16>, tensor<1x2x150x256xbf16>, tensor<1x2x150x256xbf16>) -> tensor<1x2x130x256xbf16>
+  return %o : tensor<1x2x130x256xbf16>
+}
+
+// -----
+
+// Causal, negative offset: the first 40 rows see no key (O = 0, lse = -inf);
+// f32 output.
+func.func @causal_masked_rows_f16(%q: tensor<1x2x170x128xf16>, %k: tensor<1x2x130x128xf16>, %v: tensor<1x2x130x128xf16>) -> (tensor<1x2x170x128xf32>, tensor<1x2x170xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, causal_offset = -40 : i64}
+      : (tensor<1x2x170x128xf16>, tensor<1x2x130x128xf16>, tensor<1x2x130x128xf16>) -> (tensor<1x2x170x128xf32>, tensor<1x2x170xf32>)
+  return %o, %lse : tensor<1x2x170x128xf32>, tensor<1x2x170xf32>
+}
+
+// -----
+
+// A bias per (batch, query, key), broadcast over heads; kv_len per batch
+// (0 masks batch 1: O = 0).
+func.func @bias_kvlen_f16(%q: tensor<2x4x150x64xf16>, %k: tensor<2x4x260x64xf16>, %v: tensor<2x4x260x64xf16>, %bias: tensor<2x1x150x260xf16>, %len: tensor<2xi32>) -> tensor<2x4x150x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, scale = 0.125 : f32}
+      : (tensor<2x4x150x64xf16>, tensor<2x4x260x64xf16>, tensor<2x4x260x64xf16>, tensor<2x1x150x260xf16>, tensor<2xi32>) -> tensor<2x4x150x64xf16>
+  return %o : tensor<2x4x150x64xf16>
+}
+
+// -----
+
+// Dv != D (D = 192, Dv = 64), bottom-right causal, MQA.
+func.func @dv_ne_d_causal_f16(%q: tensor<1x4x140x192xf16>, %k: tensor<1x1x180x192xf16>, %v: tensor<1x1x180x64xf16>) -> tensor<1x4x140x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.072 : f32, causal_offset = 40 : i64}
+      : (tensor<1x4x140x192xf16>, tensor<1x1x180x192xf16>, tensor<1x1x180x64xf16>) -> tensor<1x4x140x64xf16>
+  return %o : tensor<1x4x140x64xf16>
+}
