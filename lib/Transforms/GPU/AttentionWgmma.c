@@ -12,19 +12,23 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-/* Tiles: {max head dim, keys per tile}. Two consumer warpgroups of 64 rows
- * (128 query rows), two stages of K and V. */
+/* Tiles: {max head dim, keys per tile, consumer warpgroups of 64 query rows
+ * each}; two stages of K and V. */
 typedef struct {
-  int64_t maxD, bn;
+  int64_t maxD, bn, consumers;
 } WgmmaTileRow;
 
-static const WgmmaTileRow kWgmmaTiles[] = {{128, 128}, {256, 64}};
+static const WgmmaTileRow kWgmmaTiles[] = {{64, 128, 3}, {128, 128, 2}, {256, 64, 2}};
 
-/* Hopper gives a block 227 KiB of shared memory. */
-enum { WG_SMEM_LIMIT = 227 * 1024, WG_CONSUMERS = 2, WG_STAGES = 2 };
-/* setmaxnreg: the producer keeps 24 registers, the consumers take 240
- * (24 * 128 + 240 * 256 <= 65536). */
-enum { WG_PRODUCER_REGS = 24, WG_CONSUMER_REGS = 240 };
+/* Hopper gives a block 227 KiB of shared memory and 64 Ki registers. */
+enum { WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_REGS = 65536 };
+/* setmaxnreg: the producer keeps 24 registers, the consumers share the rest
+ * (240 each for two warpgroups, 160 for three). */
+enum { WG_PRODUCER_REGS = 24 };
+
+static long consumerRegs(int64_t consumers) {
+  return (WG_REGS - 128 * WG_PRODUCER_REGS) / (128 * consumers) / 8 * 8;
+}
 
 static int64_t chunks(int64_t d) { return d / 64; }
 
@@ -46,11 +50,13 @@ static int64_t smemBytes(const FaAttentionKernel *k) {
 static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
   FaAttentionKernel w = *k;
   int64_t dmax = k->d > k->dv ? k->d : k->dv;
-  w.bm = 64 * WG_CONSUMERS, w.bn = 0, w.warps = 4 * (WG_CONSUMERS + 1);
-  w.stages = WG_STAGES, w.pvSplit = 1;
+  w.bn = 0, w.stages = WG_STAGES, w.pvSplit = 1;
   for (size_t i = 0; i < sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] && !w.bn; ++i)
-    if (kWgmmaTiles[i].maxD >= dmax)
+    if (kWgmmaTiles[i].maxD >= dmax) {
       w.bn = kWgmmaTiles[i].bn;
+      w.bm = 64 * kWgmmaTiles[i].consumers;
+      w.warps = 4 * (kWgmmaTiles[i].consumers + 1);
+    }
   return w;
 }
 
@@ -75,12 +81,13 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "KV_CHUNKS", (long)(chunks(w->d) + chunks(w->dv)));
   faTemplateVarsSetInt(vars, "BM", (long)w->bm);
   faTemplateVarsSetInt(vars, "BN", (long)w->bn);
-  faTemplateVarsSetInt(vars, "CW", WG_CONSUMERS);
-  faTemplateVarsSetInt(vars, "WGS", WG_CONSUMERS + 1);
-  faTemplateVarsSetInt(vars, "THREADS", 128 * (WG_CONSUMERS + 1));
-  faTemplateVarsSetInt(vars, "CONSUMER_THREADS", 128 * WG_CONSUMERS);
+  int64_t consumers = w->bm / 64;
+  faTemplateVarsSetInt(vars, "CW", (long)consumers);
+  faTemplateVarsSetInt(vars, "WGS", (long)consumers + 1);
+  faTemplateVarsSetInt(vars, "THREADS", 32 * (long)w->warps);
+  faTemplateVarsSetInt(vars, "CONSUMER_THREADS", 128 * (long)consumers);
   faTemplateVarsSetInt(vars, "PRODUCER_REGS", WG_PRODUCER_REGS);
-  faTemplateVarsSetInt(vars, "CONSUMER_REGS", WG_CONSUMER_REGS);
+  faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(consumers));
   faTemplateVarsSetInt(vars, "STAGES", WG_STAGES);
   faTemplateVarsSetInt(vars, "QCS", (long)(w->bm * 64));
   faTemplateVarsSetInt(vars, "KCS", (long)(w->bn * 64));
@@ -120,6 +127,8 @@ const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const 
   setLayout(&vars, &w);
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
   faAttentionMmaSetFragments(&vars, &w, 1);
+  /* O through Q's buffer and TMA: O of the input type that fits it. */
+  faTemplateVarsSetFlag(&vars, "TMA_STORE", mlirTypeEqual(w.outElt, w.elt) && w.dv <= w.d);
   bool bias = w.biasElt.ptr != NULL;
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",

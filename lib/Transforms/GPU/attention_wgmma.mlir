@@ -34,6 +34,7 @@
 !{{P}}sidx = vector<{{NS}}xi32>
 !{{P}}oidx = vector<{{NO}}xi32>
 !{{P}}map = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BM}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!{{P}}omap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x64x64x{{OE}}, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !{{P}}kvmap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BN}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 
 memref.global "public" @{{NAME}}_smem : memref<0xi8, #{{P}}ws> {alignment = 1024 : i64}
@@ -63,6 +64,11 @@ func.func private @{{NAME}}({{ARGS}}) {
   %kmap = nvgpu.tma.create.descriptor %ku box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
   %vmap = nvgpu.tma.create.descriptor %vu box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
   %qmp = builtin.unrealized_conversion_cast %qmap : !{{P}}map to !llvm.ptr
+//#if TMA_STORE
+  %ou = memref.cast %o : !O to memref<*x{{OE}}>
+  %omap = nvgpu.tma.create.descriptor %ou box[%c1, %c1, %c64, %c64] : memref<*x{{OE}}> -> !{{P}}omap
+  %omp = builtin.unrealized_conversion_cast %omap : !{{P}}omap to !llvm.ptr
+//#endif
   %kmp = builtin.unrealized_conversion_cast %kmap : !{{P}}kvmap to !llvm.ptr
   %vmp = builtin.unrealized_conversion_cast %vmap : !{{P}}kvmap to !llvm.ptr
 //#if CAUSAL
@@ -347,10 +353,12 @@ func.func private @{{NAME}}({{ARGS}}) {
         scf.yield %o_init, %m_init, %l_init : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
       }
 
-      // Epilogue: O / l and lse of this thread's rows (< M), stored from the
-      // fragments (pairs of columns).
+      // Epilogue: O / l and lse of this thread's rows (< M); O through shared
+      // memory and TMA where it fits Q's buffer, else from the fragments
+      // (pairs of columns).
 //#include attention_row_stats
       %orowc = arith.constant dense<[{{O_ROWS}}]> : !{{P}}oidx
+      %c8 = arith.constant 8 : index
       %ocolc = arith.constant dense<[{{O_COLS}}]> : !{{P}}oidx
 //#if OUT_F32
       %negzo = arith.constant dense<-0.0> : !{{P}}ofrag
@@ -358,6 +366,64 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#else
       %outv = arith.truncf %out : !{{P}}ofrag to vector<{{NO}}x{{OE}}>
 //#endif
+//#if TMA_STORE
+      // The warpgroup's O goes through its own rows of Q's buffer (its last
+      // S is done), in TMA's 128-byte swizzle (16-byte chunk j of row r at
+      // j ^ (r % 8)), then one thread stores it with TMA: rows past M are
+      // clipped by the tensor map.
+      %c64e = arith.constant 64 : index
+      affine.for %i = 0 to {{NO_PAIRS}} {
+        %e0 = arith.muli %i, %c2 : index
+        %e1 = arith.addi %e0, %c1 : index
+        %ri = vector.extract %orowc[%e0] : i32 from !{{P}}oidx
+        %ci = vector.extract %ocolc[%e0] : i32 from !{{P}}oidx
+        %rx0 = arith.index_cast %ri : i32 to index
+        %cx0 = arith.index_cast %ci : i32 to index
+        %lrow0 = arith.addi %rx0, %wrow : index
+        %lrow = arith.addi %lrow0, %group : index
+        %cx = arith.addi %cx0, %col0 : index
+        %ch = arith.divui %cx, %c64e : index
+        %cc = arith.remui %cx, %c64e : index
+        %j = arith.divui %cc, %c8 : index
+        %jin = arith.remui %cc, %c8 : index
+        %r8 = arith.remui %lrow, %c8 : index
+        %js = arith.xori %j, %r8 : index
+        %js8 = arith.muli %js, %c8 : index
+        %col = arith.addi %js8, %jin : index
+        %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
+        %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
+        %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
+        vector.store %pair, %qbuf[%ch, %lrow, %col] : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws>, vector<2x{{OE}}>
+      }
+      // The tensor-memory proxy sees the stores, then the warpgroup's
+      // threads meet (named barrier 1 + cwg) and its first thread stores.
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      %cwg32 = arith.index_cast %cwg : index to i32
+      %barId = arith.addi %cwg32, %i1 : i32
+      %wgThreads = arith.constant 128 : i32
+      nvvm.barrier id = %barId number_of_threads = %wgThreads
+      %wfirst = arith.cmpi eq, %wtid, %c0 : index
+      scf.if %wfirst {
+        %b32 = arith.index_cast %b : index to i32
+        %h32 = arith.index_cast %h : index to i32
+        %orow = arith.addi %m0, %cwrow : index
+        %orow32 = arith.index_cast %orow : index to i32
+        affine.for %ch = 0 to {{DVC}} {
+          %src0 = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c0) : (i64, index, index, index) -> !llvm.ptr<7>
+          %src1 = llvm.addrspacecast %src0 : !llvm.ptr<7> to !llvm.ptr<3>
+          %rowBytes = arith.constant 128 : index
+          %wgOff = arith.muli %cwrow, %rowBytes : index
+          %wgOff64 = arith.index_cast %wgOff : index to i64
+          %src = llvm.getelementptr %src1[%wgOff64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+          %col = arith.muli %ch, %c64 : index
+          %col32 = arith.index_cast %col : index to i32
+          nvvm.cp.async.bulk.tensor.global.shared.cta %omp, %src, box[%col32, %orow32, %h32, %b32]
+              : !llvm.ptr, !llvm.ptr<3>
+        }
+        nvvm.cp.async.bulk.commit.group
+        nvvm.cp.async.bulk.wait_group 0 {read}
+      }
+//#else
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
         %e1 = arith.addi %e0, %c1 : index
@@ -375,11 +441,11 @@ func.func private @{{NAME}}({{ARGS}}) {
           vector.store %pair, %o[%b, %h, %rx, %cx] {alignment = {{PAIR_ALIGN}}} : !O, vector<2x{{OE}}>
         }
       }
+//#endif
 //#if LSE
       %first = arith.cmpi eq, %quad, %c0 : index
       scf.if %first {
         affine.for %i = 0 to 2 {
-          %c8 = arith.constant 8 : index
           %r8 = arith.muli %i, %c8 : index
           %r = arith.addi %row0, %r8 : index
           %rin = arith.cmpi slt, %r, %M : index
