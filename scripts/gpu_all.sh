@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, one call: correctness (gpu_check.sh: every case against
 # the CPU reference, compute-sanitizer), the instruction mix of the
-# tensor-core kernels' SASS, then the benchmark beside the anchors
+# tensor-core kernels' SASS (sm_90a: the Hopper kernel where it applies), then the benchmark beside the anchors
 # (bench/run_perf.sh). Everything lands in OUT. usage: gpu_all.sh OUT
 set -uo pipefail
 OUT=$1
@@ -11,11 +11,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 scripts/gpu_check.sh 2>&1 | tee $OUT/gpu_check.txt | tail -25
 # SASS of the benchmark kernels (PTX from gpu_prepare.sh, assembled here).
 for f in gpu-run/ptx/*.ptx; do
-  ptxas -v -arch=sm_90 $f -o ${f%.ptx}.cubin 2>&1 | grep -E "registers|spill" | tr '\n' ' '
+  ptxas -v -arch=sm_90a $f -o ${f%.ptx}.cubin 2>&1 | grep -E "registers|spill" | tr '\n' ' '
   echo " <- $(basename $f)"
   cuobjdump --dump-sass ${f%.ptx}.cubin | grep -oE "^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9_.]*" |
     awk '{print $2}' | sort | uniq -c | sort -rn > ${f%.ptx}.mix
-  grep -E " (HMMA|LDSM|LDGSTS|LDL|STL|SHFL|MUFU|BAR)" ${f%.ptx}.mix | tr '\n' ' '; echo
+  grep -E " (HGMMA|UTMALDG|UTMASTG|SYNCS|WARPGROUP|HMMA|LDSM|LDGSTS|LDL|STL|SHFL|MUFU|BAR)" ${f%.ptx}.mix | tr '\n' ' '; echo
 done > $OUT/sass_mix.txt
 cat $OUT/sass_mix.txt
 bench/run_perf.sh gpu-run $OUT 2>&1 | tail -40

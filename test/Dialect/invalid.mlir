@@ -240,3 +240,51 @@ func.func @fragment_gemm_acc(%a: memref<64x64xf16, 3>, %b: memref<64x64xf16, 3>,
   %r = "fa.blockwise_gemm"(%a, %b, %c) {transpose_b, layout = "mma_m16n8k16"} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf16>) -> vector<32xf16>
   return %r : vector<32xf16>
 }
+
+// -----
+
+func.func @wgmma_tile(%q: memref<64x128xf16, 3>, %k: memref<128x128xf16, 3>, %s: vector<64xf32>) -> vector<64xf32> {
+  // expected-error @+1 {{with layout "wgmma_m64", B must be a static [chunks][rows][64] memref tile}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<64x128xf16, 3>, memref<128x128xf16, 3>, vector<64xf32>) -> vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// -----
+
+func.func @wgmma_n(%q: memref<2x64x64xf16, 3>, %k: memref<2x128x64xf16, 3>, %s: vector<32xf32>) -> vector<32xf32> {
+  // expected-error @+1 {{a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256, and C of n/2 entries (64 rows per warpgroup)}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
+  return %r : vector<32xf32>
+}
+
+// -----
+
+func.func @wgmma_a_fragment(%p: vector<32xf16>, %v: memref<2x128x64xf16, 3>, %o: vector<64xf32>) -> vector<64xf32> {
+  // expected-error @+1 {{an A fragment must hold k/2 entries (64 rows per warpgroup)}}
+  %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "wgmma_m64"} : (vector<32xf16>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// -----
+
+func.func @wgmma_a_tile(%q: memref<1x64x64xf16, 3>, %k: memref<2x128x64xf16, 3>, %s: vector<64xf32>) -> vector<64xf32> {
+  // expected-error @+1 {{A must be a [chunks][64][64] tile with B's reduction dim}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<1x64x64xf16, 3>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// -----
+
+func.func @async_mma(%p: vector<16xf16>, %v: memref<32x32xf16, 3>, %o: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{'async' applies only to "wgmma_m64" fragment GEMMs}}
+  %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "mma_m16n8k16", async} : (vector<16xf16>, memref<32x32xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @async_tile(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{'async' applies only to "wgmma_m64" fragment GEMMs}}
+  "fa.blockwise_gemm"(%a, %b, %c) {async} : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
+  return
+}

@@ -59,3 +59,18 @@ func.func @blockwise_fragments(%q: memref<64x64xf16, 3>, %k: memref<64x64xf16, 3
   %o2 = "fa.blockwise_gemm"(%p, %v, %o) {layout = "mma_m16n8k16"} : (vector<32xbf16>, memref<64x32xbf16, 3>, vector<16xf32>) -> vector<16xf32>
   return %m2, %l, %o2 : vector<2xf32>, vector<2xf32>, vector<16xf32>
 }
+
+// The blockwise GEMMs of Hopper's warpgroup fragments (layout "wgmma_m64"):
+// tiles are [chunks][rows][64]; `async` returns before the GEMM is done.
+// CHECK-LABEL: func.func @blockwise_wgmma
+// CHECK: "fa.blockwise_gemm"(%{{.*}}, %{{.*}}, %{{.*}}) {layout = "wgmma_m64", transpose_b} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+// CHECK: "fa.blockwise_gemm"(%{{.*}}, %{{.*}}, %{{.*}}) {async, layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+// CHECK: "fa.blockwise_reduction"(%{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"} : (vector<64xf32>, vector<2xf32>) -> vector<2xf32>
+func.func @blockwise_wgmma(%q: memref<2x64x64xf16, 3>, %k: memref<2x128x64xf16, 3>, %s0: vector<64xf32>,
+                           %p: vector<64xf16>, %v: memref<2x128x64xf16, 3>, %o: vector<64xf32>,
+                           %m: vector<2xf32>) -> (vector<64xf32>, vector<2xf32>) {
+  %s = "fa.blockwise_gemm"(%q, %k, %s0) {transpose_b, layout = "wgmma_m64"} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+  %o2 = "fa.blockwise_gemm"(%p, %v, %o) {layout = "wgmma_m64", async} : (vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>) -> vector<64xf32>
+  %m2 = "fa.blockwise_reduction"(%s, %m) {kind = "max", axis = 1 : i64, layout = "wgmma_m64"} : (vector<64xf32>, vector<2xf32>) -> vector<2xf32>
+  return %o2, %m2 : vector<64xf32>, vector<2xf32>
+}

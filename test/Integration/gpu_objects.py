@@ -46,7 +46,12 @@ def main():
         if not obj:
             sys.exit(f"gpu_objects: gpu.binary @{m.group(1)} holds no object")
         ext = "ptx" if obj.group(1) == "assembly" else "hsaco"
-        path = os.path.join(out_dir, f"{m.group(1)}.{ext}")
+        # Split inputs repeat kernel names: the second of a name gets _1, ...
+        name, n = m.group(1), 0
+        while os.path.join(out_dir, f"{name}.{ext}") in paths:
+            n += 1
+            name = f"{m.group(1)}_{n}"
+        path = os.path.join(out_dir, f"{name}.{ext}")
         with open(path, "wb") as f:
             f.write(unescape(text, obj.end()))
         paths.append(path)

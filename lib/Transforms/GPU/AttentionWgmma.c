@@ -40,11 +40,11 @@ static int64_t stageBytes(const FaAttentionKernel *k) {
 
 /* Q | stages | mbarriers (qfull, then four per stage). */
 static int64_t barOffset(const FaAttentionKernel *k) {
-  return qBytes(k) + WG_STAGES * stageBytes(k);
+  return qBytes(k) + k->stages * stageBytes(k);
 }
 
 static int64_t smemBytes(const FaAttentionKernel *k) {
-  return barOffset(k) + 8 * (1 + 4 * WG_STAGES);
+  return barOffset(k) + 8 * (1 + 4 * k->stages);
 }
 
 static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
@@ -88,7 +88,7 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "CONSUMER_THREADS", 128 * (long)consumers);
   faTemplateVarsSetInt(vars, "PRODUCER_REGS", WG_PRODUCER_REGS);
   faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(consumers));
-  faTemplateVarsSetInt(vars, "STAGES", WG_STAGES);
+  faTemplateVarsSetInt(vars, "STAGES", (long)w->stages);
   faTemplateVarsSetInt(vars, "QCS", (long)(w->bm * 64));
   faTemplateVarsSetInt(vars, "KCS", (long)(w->bn * 64));
   faTemplateVarsSetInt(vars, "Q_CHUNK_BYTES", (long)(w->bm * 128));

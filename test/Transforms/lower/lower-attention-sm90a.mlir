@@ -1,0 +1,78 @@
+// fa-lower-attention{target=nvvm-sm90a}: f16/bf16 attention with D, Dv
+// multiples of 64 becomes the Hopper kernel (docs/lowering.md, "The Hopper
+// kernel"): tensor maps made on the host, a producer warpgroup issuing TMA
+// loads into a ring of stages on mbarriers, consumer warpgroups running
+// fa.blockwise_* on "wgmma_m64" fragments, S(t) and P(t-1) V(t-1) issued
+// together (async); fa-lower-blockwise{target=nvvm} turns the GEMMs into
+// wgmma.mma_async. D = 80 keeps the mma.sync kernel.
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a})' %s | FileCheck %s
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a},fa-lower-blockwise{target=nvvm})' %s | FileCheck %s --check-prefix=WG
+
+// CHECK-LABEL: func.func @d128_gqa(
+// CHECK: memref.global "public" @fa_attention_0_main_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
+// CHECK: func.func private @fa_attention_0_main(
+// Q, K and V: boxes of 128 rows (keys) x 64 columns; O: 64 rows (one warpgroup's).
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c1, %c128, %c64] : memref<*xf16> -> <tensor = memref<1x1x128x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<1x1x128x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<1x1x128x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: nvgpu.tma.create.descriptor {{.*}} box[%c1, %c1, %c64, %c64] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, 3>, swizzle = swizzle_128b
+// Three warpgroups: the producer and two consumers of 64 rows.
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.setmaxregister decrease 24
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK: "fa.blockwise_fill"({{.*}}) {layout = "wgmma_m64"} : (vector<64xf32>, f32) -> vector<64xf32>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : (memref<2x64x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<2x128x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: scf.for
+// CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64", transpose_b}
+// CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;"
+// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"}
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// The epilogue stores O by TMA from Q's buffer.
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+
+// WG-LABEL: func.func @d128_gqa(
+// WG: nvvm.wgmma.fence.aligned
+// WG: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $130, 0; wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, $128, $129, p, 1, 1, 0, 0; }"
+// WG: nvvm.wgmma.commit.group.sync.aligned
+// WG: nvvm.wgmma.wait.group.sync.aligned 0
+// WG: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $133, 0; wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {$128, $129, $130, $131}, $132, p, 1, 1, 1; }"
+// WG-NOT: fa.blockwise
+func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
+      : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
+  return %o : tensor<2x4x200x128xf16>
+}
+
+// -----
+
+// D = 64: three consumers (192 rows); f32 O is stored from the fragments.
+// CHECK-LABEL: func.func @d64_f32_out(
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK: nvvm.setmaxregister increase 160
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<2xf32>
+func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf16>, %v: tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
+      : (tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xf32>
+  return %o : tensor<1x2x300x64xf32>
+}
+
+// -----
+
+// D = 80 is no multiple of 64: the mma.sync kernel.
+// CHECK-LABEL: func.func @d80(
+// CHECK-NOT: wgmma_m64
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b}
+func.func @d80(%q: tensor<1x2x300x80xf16>, %k: tensor<1x2x300x80xf16>, %v: tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32}
+      : (tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16>
+  return %o : tensor<1x2x300x80xf16>
+}
