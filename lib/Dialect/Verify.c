@@ -401,10 +401,13 @@ static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
     return opError(op, "with layout \"wgmma_m64\", B must be a static [chunks][rows][64] "
                        "memref tile");
   bool tb = hasAttr(op, "transpose_b");
-  int64_t k = tb ? dimOf(b, 0) * 64 : dimOf(b, 1), n = tb ? dimOf(b, 1) : dimOf(b, 0) * 64;
-  if (k % 16 || n % 8 || n > 256 || fragSize(op, 2) != n / 2)
-    return opError(op, "a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256, "
-                       "and C of n/2 entries (64 rows per warpgroup)");
+  /* B stored [K][N] in chunks of 64 columns: C's n / 2 entries say N, which
+   * may end inside the last chunk (its other columns are not read). */
+  int64_t k = tb ? dimOf(b, 0) * 64 : dimOf(b, 1);
+  int64_t n = tb ? dimOf(b, 1) : 2 * fragSize(op, 2), nMax = tb ? n : dimOf(b, 0) * 64;
+  if (k % 16 || n % 8 || n > 256 || n > nMax || n <= nMax - 64 || fragSize(op, 2) != n / 2)
+    return opError(op, "a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256 "
+                       "(in B's last chunk), and C of n/2 entries (64 rows per warpgroup)");
   if (mlirTypeIsAVector(a) && fragSize(op, 0) != k / 2)
     return opError(op, "an A fragment must hold k/2 entries (64 rows per warpgroup)");
   if (hasAttr(op, "async") && !hasUnitAttr(op, "async"))

@@ -252,7 +252,7 @@ func.func @wgmma_tile(%q: memref<64x128xf16, 3>, %k: memref<128x128xf16, 3>, %s:
 // -----
 
 func.func @wgmma_n(%q: memref<2x64x64xf16, 3>, %k: memref<2x128x64xf16, 3>, %s: vector<32xf32>) -> vector<32xf32> {
-  // expected-error @+1 {{a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256, and C of n/2 entries (64 rows per warpgroup)}}
+  // expected-error @+1 {{a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256 (in B's last chunk), and C of n/2 entries (64 rows per warpgroup)}}
   %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
   return %r : vector<32xf32>
 }
@@ -287,4 +287,12 @@ func.func @async_tile(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<1
   // expected-error @+1 {{'async' applies only to "wgmma_m64" fragment GEMMs}}
   "fa.blockwise_gemm"(%a, %b, %c) {async} : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
   return
+}
+
+// -----
+
+func.func @wgmma_n_chunk(%p: vector<64xf16>, %v: memref<2x128x64xf16, 3>, %o: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{a wgmma GEMM takes K a multiple of 16, N a multiple of 8 up to 256 (in B's last chunk), and C of n/2 entries (64 rows per warpgroup)}}
+  %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
 }

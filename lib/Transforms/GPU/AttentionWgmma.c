@@ -30,7 +30,8 @@ static long consumerRegs(int64_t consumers) {
   return (WG_REGS - 128 * WG_PRODUCER_REGS) / (128 * consumers) / 8 * 8;
 }
 
-static int64_t chunks(int64_t d) { return d / 64; }
+/* 64-column chunks of a head dim (the last one zero-filled past D by TMA). */
+static int64_t chunks(int64_t d) { return (d + 63) / 64; }
 
 static int64_t qBytes(const FaAttentionKernel *k) { return chunks(k->d) * k->bm * 128; }
 
@@ -54,15 +55,19 @@ static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
   for (size_t i = 0; i < sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] && !w.bn; ++i)
     if (kWgmmaTiles[i].maxD >= dmax) {
       w.bn = kWgmmaTiles[i].bn;
-      w.bm = 64 * kWgmmaTiles[i].consumers;
-      w.warps = 4 * (kWgmmaTiles[i].consumers + 1);
+      /* A bias needs more registers than three consumers leave (spills). */
+      int64_t consumers = kWgmmaTiles[i].consumers;
+      if (k->biasElt.ptr && consumers > 2)
+        consumers = 2;
+      w.bm = 64 * consumers;
+      w.warps = 4 * (consumers + 1);
     }
   return w;
 }
 
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
-  if (k->d % 64 || k->dv % 64)
-    return "the Hopper kernel takes D and Dv multiples of 64 (128-byte rows)";
+  if (k->d % 16 || k->dv % 16)
+    return "the Hopper kernel takes D and Dv multiples of 16";
   static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
   for (int i = 0; i < 5; ++i)
     if (faAttentionIntAttr(k, kTuning[i], -1) != -1)

@@ -194,14 +194,15 @@ const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int
 /* B (and a shared A) are [chunks][rows][64] tiles: 128-byte rows in
  * 1024-byte groups of 8. K-major (A; B stored [N][K]): K = chunks * 64, the
  * stride between 8-row groups 1024 bytes. N-major (B stored [K][N]): K = rows,
- * N = chunks * 64, chunks (64 columns) apart by the leading byte offset. */
+ * N = C's n / 2 entries (up to chunks * 64), chunks (64 columns) apart by the
+ * leading byte offset. */
 static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
   MlirType a = operandType(op, 0), b = operandType(op, 1), c = operandType(op, 2);
   bool tb = !mlirAttributeIsNull(faOpGetAttr(op, "transpose_b"));
   bool aShared = mlirTypeIsAMemRef(a);
   MlirType e = mlirShapedTypeGetElementType(b);
   int64_t chunks = mlirShapedTypeGetDimSize(b, 0), rows = mlirShapedTypeGetDimSize(b, 1);
-  int64_t k = tb ? chunks * 64 : rows, n = tb ? rows : chunks * 64, nc = vecSize(c);
+  int64_t nc = vecSize(c), k = tb ? chunks * 64 : rows, n = tb ? rows : 2 * nc;
   int64_t bStrides[3], off, aStrides[3];
   mlirMemRefTypeGetStridesAndOffset(b, bStrides, &off);
   faTemplateVarsSetFlag(vars, "GEMM", true);

@@ -58,3 +58,22 @@ func.func @dv_ne_d_causal_f16(%q: tensor<1x4x140x192xf16>, %k: tensor<1x1x180x19
       : (tensor<1x4x140x192xf16>, tensor<1x1x180x192xf16>, tensor<1x1x180x64xf16>) -> tensor<1x4x140x64xf16>
   return %o : tensor<1x4x140x64xf16>
 }
+
+// -----
+
+// D = 80, bf16, causal: Q and K in two chunks of 64 columns (the second
+// zero-filled past 80), P V with N = 80.
+func.func @d80_causal_bf16(%q: tensor<1x2x260x80xbf16>, %k: tensor<1x2x260x80xbf16>, %v: tensor<1x2x260x80xbf16>) -> tensor<1x2x260x80xbf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32, causal_offset = 0 : i64}
+      : (tensor<1x2x260x80xbf16>, tensor<1x2x260x80xbf16>, tensor<1x2x260x80xbf16>) -> tensor<1x2x260x80xbf16>
+  return %o : tensor<1x2x260x80xbf16>
+}
+
+// -----
+
+// D = 96, Dv = 32 (one partial chunk), GQA, f16.
+func.func @d96_dv32_f16(%q: tensor<2x4x150x96xf16>, %k: tensor<2x2x333x96xf16>, %v: tensor<2x2x333x32xf16>) -> tensor<2x4x150x32xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.1 : f32}
+      : (tensor<2x4x150x96xf16>, tensor<2x2x333x96xf16>, tensor<2x2x333x32xf16>) -> tensor<2x4x150x32xf16>
+  return %o : tensor<2x4x150x32xf16>
+}

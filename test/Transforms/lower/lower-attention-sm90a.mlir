@@ -1,10 +1,10 @@
 // fa-lower-attention{target=nvvm-sm90a}: f16/bf16 attention with D, Dv
-// multiples of 64 becomes the Hopper kernel (docs/lowering.md, "The Hopper
+// multiples of 16 up to 256 (M > 16) becomes the Hopper kernel (docs/lowering.md, "The Hopper
 // kernel"): tensor maps made on the host, a producer warpgroup issuing TMA
 // loads into a ring of stages on mbarriers, consumer warpgroups running
 // fa.blockwise_* on "wgmma_m64" fragments, S(t) and P(t-1) V(t-1) issued
 // together (async); fa-lower-blockwise{target=nvvm} turns the GEMMs into
-// wgmma.mma_async. D = 80 keeps the mma.sync kernel.
+// wgmma.mma_async. An op with the mma.sync kernel's tuning attributes keeps it.
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a})' %s | FileCheck %s
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a},fa-lower-blockwise{target=nvvm})' %s | FileCheck %s --check-prefix=WG
 
@@ -67,12 +67,27 @@ func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf16>,
 
 // -----
 
-// D = 80 is no multiple of 64: the mma.sync kernel.
+// D = 80: Q and K in two chunks of 64 columns; P V with N = 80 (C of 40
+// entries, V's second chunk read up to column 80).
 // CHECK-LABEL: func.func @d80(
-// CHECK-NOT: wgmma_m64
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b}
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : (memref<2x64x64xf16, {{.*}}>, memref<2x128x64xf16, {{.*}}>, vector<64xf32>) -> vector<64xf32>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, {{.*}}>, vector<40xf32>) -> vector<40xf32>
+// WG-LABEL: func.func @d80(
+// WG: wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16
 func.func @d80(%q: tensor<1x2x300x80xf16>, %k: tensor<1x2x300x80xf16>, %v: tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32}
       : (tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16>
   return %o : tensor<1x2x300x80xf16>
+}
+
+// -----
+
+// Tuning attributes are the mma.sync kernel's: it takes the op.
+// CHECK-LABEL: func.func @tuned(
+// CHECK-NOT: wgmma_m64
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b}
+func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, block_m = 64 : i64, warps = 4 : i64}
+      : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
+  return %o : tensor<1x2x300x64xf16>
 }
