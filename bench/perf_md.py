@@ -78,7 +78,7 @@ with open(os.path.join(out, "perf.md"), "w") as f:
     f.write(f"One run on {device}, {datetime.date.today()}. Command (on the GPU machine, after "
             "`scripts/gpu_prepare.sh` here): `bench/run_perf.sh gpu-run OUT`, which runs "
             "`fa-bench gpu-run/bench_kernels.so` (kernels of `bench/attention_bench.mlir` built by "
-            "`fa-compile --export-kernels --target=sm_90`) and `anchors.py` in the same call. "
+            "`fa-compile --export-kernels --target=sm_90a`: the Hopper kernel, decode steps on the mma.sync decode kernel) and `anchors.py` in the same call. "
             "fp16, B = 4, H = 32, M = N, TFLOP/s = 4 B H N^2 D / t (halved when causal). Both sides "
             "are timed alike: inputs from N(0, 1), launches enqueued back to back, each behind a "
             "256 MB write that evicts the L2 and between its own device events, the median "
