@@ -80,28 +80,37 @@ static void setReduction(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSet(vars, "IDENT", "%s", isMax ? "0xFF800000" : "0.0");
 }
 
-static void setGemm(FaTemplateVars *vars, MlirOperation op) {
-  MlirType a = operandType(op, 0), b = operandType(op, 1), c = operandType(op, 2);
-  bool tb = !mlirAttributeIsNull(faOpGetAttr(op, "transpose_b"));
+/* The variables of both GEMM templates: operand types, where A comes from
+ * (`aSharedFrom` when it is a shared-memory tile), how B is stored, K, N. */
+static void setGemmCommon(FaTemplateVars *vars, MlirOperation op, int64_t k, int64_t n,
+                          const char *aSharedFrom) {
+  MlirType a = operandType(op, 0), b = operandType(op, 1);
   bool aShared = mlirTypeIsAMemRef(a);
+  faTemplateVarsSetFlag(vars, "GEMM", true);
+  faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
+  faTemplateVarsSetType(vars, "A_TYPE", a);
+  faTemplateVarsSetType(vars, "B_TYPE", b);
+  faTemplateVarsSetType(vars, "E", mlirShapedTypeGetElementType(b));
+  faTemplateVarsSet(vars, "A_FROM", "%s",
+                    aShared ? aSharedFrom
+                            : "a register fragment (the accumulator order of A's columns)");
+  faTemplateVarsSet(vars, "B_STORED", "%s",
+                    faOpGetAttr(op, "transpose_b").ptr ? "[N][K]" : "[K][N]");
+  faTemplateVarsSetInt(vars, "K", (long)k);
+  faTemplateVarsSetInt(vars, "N", (long)n);
+  faTemplateVarsSetInt(vars, "KSTEPS", (long)(k / 16));
+}
+
+static void setGemm(FaTemplateVars *vars, MlirOperation op) {
+  MlirType b = operandType(op, 1), c = operandType(op, 2);
+  bool tb = !mlirAttributeIsNull(faOpGetAttr(op, "transpose_b"));
   MlirType e = mlirShapedTypeGetElementType(b);
   int64_t k = mlirShapedTypeGetDimSize(b, tb ? 1 : 0);
   int64_t n = mlirShapedTypeGetDimSize(b, tb ? 0 : 1);
   int64_t nc = vecSize(c), ct = n / 8, rm = nc / (ct * 4);
-  faTemplateVarsSetFlag(vars, "GEMM", true);
+  setGemmCommon(vars, op, k, n, "a shared-memory tile read with ldmatrix");
   faTemplateVarsSetFlag(vars, "TRANSPOSE_B", tb);
-  faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
-  faTemplateVarsSetType(vars, "A_TYPE", a);
-  faTemplateVarsSetType(vars, "B_TYPE", b);
-  faTemplateVarsSetType(vars, "E", e);
   faTemplateVarsSet(vars, "REG", "%s", mlirTypeIsAF16(e) ? "vector<2xf16>" : "i32");
-  faTemplateVarsSet(vars, "A_FROM", "%s",
-                    aShared ? "a shared-memory tile read with ldmatrix"
-                            : "a register fragment (the accumulator order of A's columns)");
-  faTemplateVarsSet(vars, "B_STORED", "%s", tb ? "[N][K]" : "[K][N]");
-  faTemplateVarsSetInt(vars, "K", (long)k);
-  faTemplateVarsSetInt(vars, "N", (long)n);
-  faTemplateVarsSetInt(vars, "KSTEPS", (long)(k / 16));
   faTemplateVarsSetInt(vars, "NPAIRS", (long)(n / 16));
   faTemplateVarsSetInt(vars, "CT", (long)ct);
   faTemplateVarsSetInt(vars, "A_CT", (long)(k / 8));
@@ -182,10 +191,6 @@ const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int
   faTemplateVarsSetInt(&vars, "NC", nc);
   faTemplateVarsSetInt(&vars, "PENDING", pending);
   setAccLists(&vars, nc, "");
-  /* (The header comment's variables.) */
-  static const char *const kHeader[] = {"K", "N", "KSTEPS", "E", "A_FROM", "B_STORED"};
-  for (int i = 0; i < 6; ++i)
-    faTemplateVarsSet(&vars, kHeader[i], "-");
   const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseWgmma, &vars);
   faTemplateVarsDestroy(&vars);
   return missing ? "the wgmma wait template uses an unset variable" : NULL;
@@ -205,20 +210,9 @@ static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
   int64_t nc = vecSize(c), k = tb ? chunks * 64 : rows, n = tb ? rows : 2 * nc;
   int64_t bStrides[3], off, aStrides[3];
   mlirMemRefTypeGetStridesAndOffset(b, bStrides, &off);
-  faTemplateVarsSetFlag(vars, "GEMM", true);
+  setGemmCommon(vars, op, k, n, "a shared-memory tile (descriptor)");
   faTemplateVarsSetFlag(vars, "ASYNC", !mlirAttributeIsNull(faOpGetAttr(op, "async")));
-  faTemplateVarsSetFlag(vars, "A_SHARED", aShared);
   faTemplateVarsSetFlag(vars, "B_K_MAJOR", tb);
-  faTemplateVarsSetType(vars, "A_TYPE", a);
-  faTemplateVarsSetType(vars, "B_TYPE", b);
-  faTemplateVarsSetType(vars, "E", e);
-  faTemplateVarsSet(vars, "A_FROM", "%s",
-                    aShared ? "a shared-memory tile (descriptor)"
-                            : "a register fragment (the accumulator order of A's columns)");
-  faTemplateVarsSet(vars, "B_STORED", "%s", tb ? "[N][K]" : "[K][N]");
-  faTemplateVarsSetInt(vars, "K", (long)k);
-  faTemplateVarsSetInt(vars, "N", (long)n);
-  faTemplateVarsSetInt(vars, "KSTEPS", (long)(k / 16));
   faTemplateVarsSetInt(vars, "NC", (long)nc);
   long bChunkBytes = (long)bStrides[0] * 2;
   faTemplateVarsSetInt(vars, "B_CHUNK_UNITS", bChunkBytes / 16);

@@ -10,6 +10,7 @@
 //
 // Tiles in shared memory are [chunks][rows][64] of 16-bit elements: 128-byte
 // rows, stored with the 128-byte swizzle of TMA, each chunk 1024-aligned.
+//#if GEMM
 // Here: C += A B, M = 64 rows of the warpgroup, K = {{K}}, N = {{N}}, with
 // {{KSTEPS}} wgmma.mma_async m64n{{N}}k16 ({{E}} in, f32 accumulators),
 // issued back to back and waited for once at the end. A is {{A_FROM}};
@@ -19,7 +20,6 @@
 // are read only after a wait that ties them (WAIT below), so that the
 // caller's work overlaps the tensor cores'.
 //#endif
-//#if GEMM
 func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf32>) -> vector<{{NC}}xf32> {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
