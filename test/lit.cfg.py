@@ -30,9 +30,20 @@ config.substitutions.append(("%fake_gpu", os.path.join(config.fa_test_bin_dir, "
 config.substitutions.append(("%gpu_models", os.path.join(config.fa_obj_root, "test", "gpu-models")))
 config.substitutions.append(("%examples", os.path.join(config.fa_src_root, "examples")))
 
-# GPU-only tests carry REQUIRES: cuda-gpu.
+# GPU-only tests carry REQUIRES: cuda-gpu; they run one at a time
+# (test/Runtime/GPU/lit.local.cfg says why).
+lit_config.parallelism_groups["cuda-gpu"] = 1
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
+    # Hopper (compute capability 9.0) runs the sm_90a models: REQUIRES: cuda-hopper.
+    try:
+        import subprocess
+        cap = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30).stdout.split()
+        if cap and cap[0].strip() == "9.0":
+            config.available_features.add("cuda-hopper")
+    except (OSError, subprocess.SubprocessError):
+        pass
 sanitizer = shutil.which("compute-sanitizer") or next(
     iter(sorted(glob.glob("/usr/local/cuda*/bin/compute-sanitizer"))), None)
 if sanitizer:
