@@ -1,6 +1,7 @@
 // The FlashAttention-3-style forward kernel for Hopper (sm_90a), as
 // fa-lower-attention{target=nvvm-sm90a} specialises it for one
-// fa.gridwise_attention with f16/bf16 Q, K, V (docs/lowering.md, "Hopper").
+// fa.gridwise_attention with f16/bf16 Q, K, V (docs/lowering.md, "The Hopper
+// kernel").
 // {{NAME}} is the kernel, {{E}} the element type; tiles are {{BM}} query rows
 // x {{BN}} keys, D = {{D}}, Dv = {{DV}}.
 //
