@@ -391,18 +391,25 @@ static MlirLogicalResult verifyFragmentReduction(MlirOperation op) {
 /* "wgmma_m64" tiles in shared memory are [chunks][rows][64]: 128-byte rows,
  * the logical tile [rows][chunks * 64]. */
 static bool isChunkedTile(MlirType t) {
-  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == 3 &&
-         mlirShapedTypeHasStaticShape(t) && dimOf(t, 2) == 64;
+  if (!mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) != 3 || !mlirShapedTypeHasStaticShape(t) ||
+      dimOf(t, 2) != 64)
+    return false;
+  /* Rows of 64 elements, chunks apart by a static multiple of 1024 bytes. */
+  int64_t strides[3], offset;
+  if (mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+    return false;
+  return strides[2] == 1 && strides[1] == 64 && !mlirShapedTypeIsDynamicStrideOrOffset(strides[0]) &&
+         strides[0] % 512 == 0;
 }
 
 static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
   MlirType a = operandType(op, 0), b = operandType(op, 1);
   if (!isChunkedTile(b))
     return opError(op, "with layout \"wgmma_m64\", B must be a static [chunks][rows][64] "
-                       "memref tile");
+                       "memref tile (rows of 64, chunks a multiple of 1024 bytes apart)");
   bool tb = hasAttr(op, "transpose_b");
-  /* B stored [K][N] in chunks of 64 columns: C's n / 2 entries say N, which
-   * may end inside the last chunk (its other columns are not read). */
+  /* B stored [K][N] in chunks of 64 columns: N is twice C's entries and may
+   * end inside the last chunk (its other columns are not read). */
   int64_t k = tb ? dimOf(b, 0) * 64 : dimOf(b, 1);
   int64_t n = tb ? dimOf(b, 1) : 2 * fragSize(op, 2), nMax = tb ? n : dimOf(b, 0) * 64;
   if (k % 16 || n % 8 || n > 256 || n > nMax || n <= nMax - 64 || fragSize(op, 2) != n / 2)

@@ -262,8 +262,9 @@ static MlirWalkResult collectCallTo(MlirOperation op, void *userData) {
 
 void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames) {
   MlirSymbolTable table = mlirSymbolTableCreate(module);
-  /* Rounds: a body inlined may itself call one of `names`. */
-  for (;;) {
+  /* Rounds: a body inlined may itself call one of `names` (helpers nest a
+   * few deep; a recursive one stops at the cap, its calls left as they are). */
+  for (int round = 0; round < 8; ++round) {
     CallsTo c = {names, numNames, {NULL, 0, 0}};
     mlirOperationWalk(module, collectCallTo, &c, MlirWalkPostOrder);
     size_t found = c.calls.size;

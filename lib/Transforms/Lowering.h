@@ -24,7 +24,8 @@ static inline bool faTargetIsNvvm(FaTarget target) {
   return target == FA_TARGET_NVVM || target == FA_TARGET_NVVM_SM90A;
 }
 
-/* Parses "" (cpu), "target=cpu", "target=gpu" or "target=nvvm". */
+/* Parses "" (cpu), "target=cpu", "target=gpu", "target=nvvm" or
+ * "target=nvvm-sm90a". */
 bool faTargetParseOption(MlirStringRef options, FaTarget *target,
                          MlirStringCallback errorCallback, void *userData);
 

@@ -7,8 +7,10 @@
  *                       on lines of their own: the lines between are kept
  *                       only when NAME is set to a value other than "0"
  *                       (or, after //#else, when it is not). Nestable.
- *   //#include NAME     the template lib/Transforms/GPU/NAME.mlir, specialised
- *                       with the same variables (pieces shared by kernels).
+ *   //#include NAME     the template GPU/NAME.mlir named in Template.c's table
+ *                       of includes (embedded as the others, lib/CMakeLists.txt),
+ *                       specialised with the same variables: pieces shared by
+ *                       kernels.
  * A reference to an unset variable is an error, so a template and its
  * specialiser cannot drift apart silently. */
 #ifndef FA_LIB_TRANSFORMS_TEMPLATE_H

@@ -296,3 +296,11 @@ func.func @wgmma_n_chunk(%p: vector<64xf16>, %v: memref<2x128x64xf16, 3>, %o: ve
   %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, 3>, vector<16xf32>) -> vector<16xf32>
   return %r : vector<16xf32>
 }
+
+// -----
+
+func.func @wgmma_chunk_stride(%q: memref<2x64x64xf16, 3>, %k: memref<2x128x64xf16, strided<[8200, 64, 1]>, 3>, %s: vector<64xf32>) -> vector<64xf32> {
+  // expected-error @+1 {{rows of 64, chunks a multiple of 1024 bytes apart}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, strided<[8200, 64, 1]>, 3>, vector<64xf32>) -> vector<64xf32>
+  return %r : vector<64xf32>
+}

@@ -91,6 +91,8 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "WGS", (long)consumers + 1);
   faTemplateVarsSetInt(vars, "THREADS", 32 * (long)w->warps);
   faTemplateVarsSetInt(vars, "CONSUMER_THREADS", 128 * (long)consumers);
+  /* 16-byte stores per key row of V (the zeroing past kv_len). */
+  faTemplateVarsSetInt(vars, "V_ZERO_PER_ROW", (long)(chunks(w->dv) * 8));
   faTemplateVarsSetInt(vars, "PRODUCER_REGS", WG_PRODUCER_REGS);
   faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(consumers));
   faTemplateVarsSetInt(vars, "STAGES", (long)w->stages);

@@ -175,7 +175,7 @@ static void setWgmmaAsm(FaTemplateVars *vars, long n, long nc, bool aShared, boo
   for (long i = 0; i < nc; ++i)
     faTextAppend(&ptx, "%s$%ld", i ? ", " : "", i);
   if (aShared)
-    faTextAppend(&ptx, "}, $%ld, $%ld, p, 1, 1, 0, 0; }", a, b);
+    faTextAppend(&ptx, "}, $%ld, $%ld, p, 1, 1, 0, %d; }", a, b, bKMajor ? 0 : 1);
   else
     faTextAppend(&ptx, "}, {$%ld, $%ld, $%ld, $%ld}, $%ld, p, 1, 1, %d; }", a, a + 1, a + 2,
                  a + 3, b, bKMajor ? 0 : 1);
@@ -199,8 +199,16 @@ const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int
 /* B (and a shared A) are [chunks][rows][64] tiles: 128-byte rows in
  * 1024-byte groups of 8. K-major (A; B stored [N][K]): K = chunks * 64, the
  * stride between 8-row groups 1024 bytes. N-major (B stored [K][N]): K = rows,
- * N = C's n / 2 entries (up to chunks * 64), chunks (64 columns) apart by the
+ * N = twice C's entries (up to chunks * 64), chunks (64 columns) apart by the
  * leading byte offset. */
+/* memref<T, space> of a tile: the base buffer extract_strided_metadata
+ * gives for it. */
+static void setBaseType(FaTemplateVars *vars, const char *name, MlirType tile) {
+  MlirType base = mlirMemRefTypeGet(mlirShapedTypeGetElementType(tile), 0, NULL,
+                                    mlirAttributeGetNull(), mlirMemRefTypeGetMemorySpace(tile));
+  faTemplateVarsSetType(vars, name, base);
+}
+
 static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
   MlirType a = operandType(op, 0), b = operandType(op, 1), c = operandType(op, 2);
   bool tb = !mlirAttributeIsNull(faOpGetAttr(op, "transpose_b"));
@@ -213,6 +221,9 @@ static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
   setGemmCommon(vars, op, k, n, "a shared-memory tile (descriptor)");
   faTemplateVarsSetFlag(vars, "ASYNC", !mlirAttributeIsNull(faOpGetAttr(op, "async")));
   faTemplateVarsSetFlag(vars, "B_K_MAJOR", tb);
+  setBaseType(vars, "B_BASE", b);
+  if (aShared)
+    setBaseType(vars, "A_BASE", a);
   faTemplateVarsSetInt(vars, "NC", (long)nc);
   long bChunkBytes = (long)bStrides[0] * 2;
   faTemplateVarsSetInt(vars, "B_CHUNK_UNITS", bChunkBytes / 16);

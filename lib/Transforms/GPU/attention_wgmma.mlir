@@ -270,6 +270,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %zero32 = arith.constant 0 : i32
       %ntMinus1 = arith.subi %NT, %c1 : index
       %any = arith.cmpi ugt, %NT, %c0 : index
+      %cDC = arith.constant {{DC}} : index
       nvvm.mbarrier.try_wait.parity %qfull, %zero32, %ticks : !llvm.ptr<3>, i32, i32
 
       // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
@@ -344,6 +345,37 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vfl = func.call @{{NAME}}_bar(%bar0, %stl, %c2) : (i64, index, index) -> !llvm.ptr<3>
         %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
+//#if KVLEN
+        // Keys past kv_len are memory of the tensor (TMA zero-fills only past
+        // N), which a KV cache may leave unwritten: their V rows, all in this
+        // last tile, are zeroed, so that their P = 0 never meets a NaN. The
+        // consumers write them (16-byte stores; a whole row is zero whatever
+        // the swizzle) and meet before the tensor cores read the tile.
+        %nl0 = arith.muli %ntMinus1, %cBN : index
+        %vkeep0 = arith.subi %nvalid, %nl0 : index
+        %vkeep = arith.minui %vkeep0, %cBN : index
+        %vzRows = arith.subi %cBN, %vkeep : index
+        %vzPerRow = arith.constant {{V_ZERO_PER_ROW}} : index
+        %vzN = arith.muli %vzRows, %vzPerRow : index
+        %zeros8 = arith.constant dense<0.0> : vector<8x{{E}}>
+        %cons = arith.constant {{CONSUMER_THREADS}} : index
+        %c8z = arith.constant 8 : index
+        scf.for %e = %ctid to %vzN step %cons {
+          %r0 = arith.divui %e, %vzPerRow : index
+          %r = arith.addi %r0, %vkeep : index
+          %inRow = arith.remui %e, %vzPerRow : index
+          %vch0 = arith.divui %inRow, %c8z : index
+          %vch = arith.addi %vch0, %cDC : index
+          %v16 = arith.remui %inRow, %c8z : index
+          %vcol = arith.muli %v16, %c8z : index
+          vector.store %zeros8, %kvbuf[%stl, %vch, %r, %vcol]
+              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, vector<8x{{E}}>
+        }
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        %vzBar = arith.constant 8 : i32
+        %consI = arith.constant {{CONSUMER_THREADS}} : i32
+        nvvm.barrier id = %vzBar number_of_threads = %consI
+//#endif
         %vls = memref.subview %kvbuf[%stl, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
             : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
         %ol = "fa.blockwise_gemm"(%lp#3, %vls, %lp#0) {layout = "wgmma_m64"}

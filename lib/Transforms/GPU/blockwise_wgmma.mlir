@@ -32,7 +32,7 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
   // in bits 62-63. The k steps add their offset (>> 4) to the address field.
   %bhi = arith.constant {{B_DESC_HIGH}} : i64
   %bp = memref.extract_aligned_pointer_as_index %b : {{B_TYPE}} -> index
-  %bb, %boff, %bsz:3, %bst:3 = memref.extract_strided_metadata %b : {{B_TYPE}} -> memref<{{E}}, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index
+  %bb, %boff, %bsz:3, %bst:3 = memref.extract_strided_metadata %b : {{B_TYPE}} -> {{B_BASE}}, index, index, index, index, index, index, index
   %boff2 = arith.muli %boff, %c2 : index
   %baddr = arith.addi %bp, %boff2 : index
   %baddr64 = arith.index_cast %baddr : index to i64
@@ -41,7 +41,7 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
 //#if A_SHARED
   %ahi = arith.constant {{A_DESC_HIGH}} : i64
   %ap = memref.extract_aligned_pointer_as_index %a : {{A_TYPE}} -> index
-  %ab, %aoff, %asz:3, %ast:3 = memref.extract_strided_metadata %a : {{A_TYPE}} -> memref<{{E}}, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index
+  %ab, %aoff, %asz:3, %ast:3 = memref.extract_strided_metadata %a : {{A_TYPE}} -> {{A_BASE}}, index, index, index, index, index, index, index
   %aoff2 = arith.muli %aoff, %c2 : index
   %aaddr = arith.addi %ap, %aoff2 : index
   %aaddr64 = arith.index_cast %aaddr : index to i64
@@ -79,10 +79,10 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
     // A from registers: entries 8 kk .. 8 kk + 7 of the fragment, in pairs,
     // are the four A registers of the step (the mma.sync A order).
     %apoison = ub.poison : vector<4xi32>
-    %k8 = arith.muli %kk, %c4 : index
+    %pair0 = arith.muli %kk, %c4 : index
     %areg = affine.for %q = 0 to 4 iter_args(%g = %apoison) -> (vector<4xi32>) {
-      %k8q = arith.addi %k8, %q : index
-      %e0 = arith.muli %k8q, %c2 : index
+      %pairq = arith.addi %pair0, %q : index
+      %e0 = arith.muli %pairq, %c2 : index
       %e1 = arith.addi %e0, %c1 : index
       %x0 = vector.extract %a[%e0] : {{E}} from {{A_TYPE}}
       %x1 = vector.extract %a[%e1] : {{E}} from {{A_TYPE}}

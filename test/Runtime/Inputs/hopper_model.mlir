@@ -1,4 +1,4 @@
-// Attentions for the Hopper kernel in one module (test/Runtime/GPU/models.test,
+// Attentions for the Hopper kernel in one module (test/Runtime/GPU/hopper.test,
 // compiled for sm_90a at build time): GQA with tails of M and N at D = 128, and
 // causal attention with its lse at D = 64 (three consumer warpgroups).
 func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {

@@ -91,3 +91,21 @@ func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: ten
       : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
   return %o : tensor<1x2x300x64xf16>
 }
+
+// -----
+
+// kv_len: V rows past it in the last key tile are zeroed in shared memory
+// (16-byte stores by the consumers), then the consumers meet (named barrier 8)
+// before the last P V.
+// CHECK-LABEL: func.func @kv_len_zeroing(
+// CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"}
+// CHECK: scf.for
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x128x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: nvvm.fence.proxy
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<64xf16>
+func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
+      : (tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
+  return %o : tensor<2x2x300x64xf16>
+}
