@@ -39,6 +39,9 @@ int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t
  * when it can), for chip-independent reasons: element types, head dims,
  * layout. */
 const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
+/* Whether the op carries the mma.sync kernel's tuning attributes (block_m,
+ * block_n, warps, stages, pv_split). */
+bool faAttentionMmaIsTuned(const FaAttentionKernel *k);
 /* Chooses the tiles (tuning table, then the op's attributes) and checks
  * them; returns why they are unusable, or NULL. */
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);

@@ -87,6 +87,14 @@ const char *faAttentionMmaUnsupported(const FaAttentionKernel *k) {
   return NULL;
 }
 
+bool faAttentionMmaIsTuned(const FaAttentionKernel *k) {
+  static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
+  for (size_t i = 0; i < sizeof kTuning / sizeof kTuning[0]; ++i)
+    if (faAttentionIntAttr(k, kTuning[i], -1) != -1)
+      return true;
+  return false;
+}
+
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   int64_t dmax = k->d > k->dv ? k->d : k->dv;
   for (size_t i = 0; i < sizeof kTiles / sizeof kTiles[0]; ++i) {
@@ -400,10 +408,7 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(k->q), 2);
   bool dynM = mlirShapedTypeIsDynamicDim(mlirValueGetType(k->q), 2);
   /* Tiles the op asks for hold for every M: no decode kernel then. */
-  static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
-  bool tuned = false;
-  for (int i = 0; i < 5; ++i)
-    tuned |= faAttentionIntAttr(k, kTuning[i], -1) != -1;
+  bool tuned = faAttentionMmaIsTuned(k);
   bool hasMain = tuned || dynM || m > MMA_DECODE_MAX_M;
   bool hasDecode = !tuned && (dynM || m <= MMA_DECODE_MAX_M);
   char variant[192];

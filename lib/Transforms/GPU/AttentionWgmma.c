@@ -68,10 +68,8 @@ static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
   if (k->d % 16 || k->dv % 16)
     return "the Hopper kernel takes D and Dv multiples of 16";
-  static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
-  for (int i = 0; i < 5; ++i)
-    if (faAttentionIntAttr(k, kTuning[i], -1) != -1)
-      return "the op's tuning attributes are the mma.sync kernel's";
+  if (faAttentionMmaIsTuned(k))
+    return "the op's tuning attributes are the mma.sync kernel's";
   FaAttentionKernel w = wgmmaTiles(k);
   if (!w.bn || smemBytes(&w) > WG_SMEM_LIMIT)
     return "the Hopper kernel's tiles exceed 227 KiB of shared memory";

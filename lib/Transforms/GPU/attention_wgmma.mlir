@@ -270,7 +270,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       %zero32 = arith.constant 0 : i32
       %ntMinus1 = arith.subi %NT, %c1 : index
       %any = arith.cmpi ugt, %NT, %c0 : index
-      %cDC = arith.constant {{DC}} : index
       nvvm.mbarrier.try_wait.parity %qfull, %zero32, %ticks : !llvm.ptr<3>, i32, i32
 
       // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
@@ -360,6 +359,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         %zeros8 = arith.constant dense<0.0> : vector<8x{{E}}>
         %cons = arith.constant {{CONSUMER_THREADS}} : index
         %c8z = arith.constant 8 : index
+        %cDC = arith.constant {{DC}} : index
         scf.for %e = %ctid to %vzN step %cons {
           %r0 = arith.divui %e, %vzPerRow : index
           %r = arith.addi %r0, %vkeep : index
