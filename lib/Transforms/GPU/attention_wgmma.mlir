@@ -59,8 +59,15 @@ func.func private @{{NAME}}({{ARGS}}) {
   // Tensor maps of Q, K and V (TMA boxes of one (batch, head), 64 columns);
   // the kernel takes them as pointers to the maps in device memory.
   %qu = memref.cast %q : !Q to memref<*x{{E}}>
-  %ku = memref.cast %k : !K to memref<*x{{E}}>
-  %vu = memref.cast %v : !V to memref<*x{{E}}>
+  // Without keys (N = 0) no key tile is loaded, but the maps must still
+  // encode: K and V are viewed with at least one row.
+  %N1 = arith.maxui %N, %c1 : index
+  %kb, %koff, %ksz:4, %kst:4 = memref.extract_strided_metadata %k : !K -> memref<{{E}}>, index, index, index, index, index, index, index, index, index
+  %k1 = memref.reinterpret_cast %k to offset: [%koff], sizes: [%ksz#0, %ksz#1, %N1, %ksz#3], strides: [%kst#0, %kst#1, %kst#2, 1] : !K to !K
+  %vb, %voff, %vsz:4, %vst:4 = memref.extract_strided_metadata %v : !V -> memref<{{E}}>, index, index, index, index, index, index, index, index, index
+  %v1 = memref.reinterpret_cast %v to offset: [%voff], sizes: [%vsz#0, %vsz#1, %N1, %vsz#3], strides: [%vst#0, %vst#1, %vst#2, 1] : !V to !V
+  %ku = memref.cast %k1 : !K to memref<*x{{E}}>
+  %vu = memref.cast %v1 : !V to memref<*x{{E}}>
   %qmap = nvgpu.tma.create.descriptor %qu box[%c1, %c1, %cBM, %c64] : memref<*x{{E}}> -> !{{P}}map
   %kmap = nvgpu.tma.create.descriptor %ku box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
   %vmap = nvgpu.tma.create.descriptor %vu box[%c1, %c1, %cBN, %c64] : memref<*x{{E}}> -> !{{P}}kvmap
