@@ -27,27 +27,27 @@ SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 
 # keys split over workgroups: GQA with lse (split-keys_0), causal kv_len with
 # masked batches (split-keys_1).
 san_fail=0
-for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
-         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
+# sanitize CASE MODEL: the three tools on one case's model (.so in cases/CASE).
+sanitize() {
+  local c=$1 model=$2 tag=${2%.so}
+  [ -d cases/$c ] || return 0
   for tool in memcheck racecheck synccheck; do
-    [ -d cases/$c ] || continue
+    local log=cases/$c/san_${tool}_$tag.txt
     # API errors are the runtime probing pointers (cuPointerGetAttribute on host
     # memory before registering it): expected, so not reported.
-    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/model.so cases/$c --repeat=2 > cases/$c/san_$tool.txt 2>&1
-    rc=$?
-    echo "compute-sanitizer $tool $c: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' cases/$c/san_$tool.txt | head -1)"
-    [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " cases/$c/san_$tool.txt; }
+    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/$model cases/$c --repeat=2 > $log 2>&1
+    local rc=$?
+    echo "compute-sanitizer $tool $c ($tag): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $log | head -1)"
+    [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " $log; }
   done
+}
+for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
+         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
+  sanitize $c model.so
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its own inputs (hopper_2, D = 256, as hopper_0).
 for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5; do
-  for tool in memcheck racecheck synccheck; do
-    [ -d cases/$c ] || continue
-    $SAN --tool $tool --report-api-errors no --error-exitcode 9 ./fa-run cases/$c/model_sm90a.so cases/$c --repeat=2 > cases/$c/san_${tool}_sm90a.txt 2>&1
-    rc=$?
-    echo "compute-sanitizer $tool $c (sm_90a): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' cases/$c/san_${tool}_sm90a.txt | head -1)"
-    [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " cases/$c/san_${tool}_sm90a.txt; }
-  done
+  sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"
 [ "$all_fail" -eq 0 ] && [ "$san_fail" -eq 0 ]

@@ -106,21 +106,11 @@ static const char *appendLine(FaText *t, const char *line, size_t len,
   return NULL;
 }
 
-/* The templates that `//#include NAME` names: pieces shared by kernels. */
-static const struct {
-  const char *name, *text;
-} kIncludes[] = {
-    {"attention_scores", faTemplateAttentionScores},
-    {"attention_online_softmax", faTemplateAttentionOnlineSoftmax},
-    {"attention_row_stats", faTemplateAttentionRowStats},
-    {"attention_exp2", faTemplateAttentionExp2},
-    {"attention_rescale", faTemplateAttentionRescale},
-};
-
 static const char *includeText(const char *name, size_t len) {
-  for (size_t i = 0; i < sizeof kIncludes / sizeof kIncludes[0]; ++i)
-    if (strlen(kIncludes[i].name) == len && strncmp(kIncludes[i].name, name, len) == 0)
-      return kIncludes[i].text;
+  for (size_t i = 0; i < faTemplateNumFiles; ++i)
+    if (strlen(faTemplateFiles[i].name) == len &&
+        strncmp(faTemplateFiles[i].name, name, len) == 0)
+      return faTemplateFiles[i].text;
   return NULL;
 }
 

@@ -7,10 +7,9 @@
  *                       on lines of their own: the lines between are kept
  *                       only when NAME is set to a value other than "0"
  *                       (or, after //#else, when it is not). Nestable.
- *   //#include NAME     the template GPU/NAME.mlir named in Template.c's table
- *                       of includes (embedded as the others, lib/CMakeLists.txt),
- *                       specialised with the same variables: pieces shared by
- *                       kernels.
+ *   //#include NAME     the embedded template of file NAME.mlir (any of
+ *                       lib/CMakeLists.txt's FA_TEMPLATE_LIST), specialised with
+ *                       the same variables: pieces shared by kernels.
  * A reference to an unset variable is an error, so a template and its
  * specialiser cannot drift apart silently. */
 #ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
@@ -19,6 +18,7 @@
 #include "IRText.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum { FA_TEMPLATE_MAX_VARS = 96, FA_TEMPLATE_MAX_VALUE = 2048 };
 
@@ -50,14 +50,16 @@ extern const char faTemplateAttentionMma[];
 extern const char faTemplateAttentionDispatch[];
 extern const char faTemplateBlockwiseMma[];
 extern const char faTemplateTileCopy[];
-extern const char faTemplateAttentionScores[];
-extern const char faTemplateAttentionOnlineSoftmax[];
-extern const char faTemplateAttentionRowStats[];
-extern const char faTemplateAttentionExp2[];
-extern const char faTemplateAttentionRescale[];
 extern const char faTemplateAttentionWgmma[];
 extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
+
+/* Every embedded template by its file's base name ("attention_mma"). */
+typedef struct {
+  const char *name, *text;
+} FaTemplateFile;
+extern const FaTemplateFile faTemplateFiles[];
+extern const size_t faTemplateNumFiles;
 
 #endif

@@ -5,6 +5,7 @@
 #include "../AttentionKernel.h"
 #include "../Builders.h"
 #include "../Template.h"
+#include "BlockwiseMma.h"
 
 #include "mlir-c/BuiltinTypes.h"
 
@@ -149,7 +150,7 @@ static void setFragList(FaTemplateVars *vars, const char *name, FragField f, lon
   faTextInit(&t);
   for (long i = 0; i < n; ++i)
     faTextAppend(&t, "%s%ld", i ? ", " : "", fragField(f, i, ct));
-  faTemplateVarsSet(vars, name, "%s", t.data);
+  faTemplateVarsSetText(vars, name, t.data);
   faTextDestroy(&t);
 }
 
@@ -164,7 +165,7 @@ static void setChunks(FaTemplateVars *vars, const FaAttentionKernel *k, long ns)
     for (long i = 0, n = 0; i < ns; ++i)
       if ((i / 4) % ct / ctc == c)
         faTextAppend(&t, "%s%ld", n++ ? ", " : "", i);
-    faTemplateVarsSet(vars, c ? "S_CHUNK1" : "S_CHUNK0", "%s", t.data);
+    faTemplateVarsSetText(vars, c ? "S_CHUNK1" : "S_CHUNK0", t.data);
     faTextDestroy(&t);
   }
   faTemplateVarsSetInt(vars, "PV_CHUNKS", chunks);
@@ -177,7 +178,7 @@ static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
   FaText t;
   faTextInit(&t);
   faAttentionAppendArgs(&t, k);
-  faTemplateVarsSet(vars, "ARGS", "%s", t.data);
+  faTemplateVarsSetText(vars, "ARGS", t.data);
   faTextDestroy(&t);
 }
 
@@ -330,7 +331,7 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faAttentionMmaSetCommon(&vars, k, name);
-  faTemplateVarsSet(&vars, "LAYOUT", "%s", "mma_m16n8k16");
+  faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_MMA);
   setSplit(&vars, k, split);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);

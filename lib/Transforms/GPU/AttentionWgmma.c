@@ -65,9 +65,9 @@ static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
   return w;
 }
 
+/* (Asked only of ops the mma.sync kernel takes: element types and head dims
+ * are checked there.) */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
-  if (k->d % 16 || k->dv % 16)
-    return "the Hopper kernel takes D and Dv multiples of 16";
   if (faAttentionMmaIsTuned(k))
     return "the op's tuning attributes are the mma.sync kernel's";
   FaAttentionKernel w = wgmmaTiles(k);

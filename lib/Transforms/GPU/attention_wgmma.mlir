@@ -297,7 +297,7 @@ func.func private @{{NAME}}({{ARGS}}) {
             : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
 
         %lp:4 = scf.for %t = %c1 to %NT step %c1
-            iter_args(%acc = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %sm0#0)
+            iter_args(%oprev = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %sm0#0)
             -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag) {
           %tp = arith.subi %t, %c1 : index
           %st = arith.remui %t, %cSt : index
@@ -321,26 +321,18 @@ func.func private @{{NAME}}({{ARGS}}) {
           nvvm.mbarrier.try_wait.parity %vfp, %parp, %ticks : !llvm.ptr<3>, i32, i32
           %vs = memref.subview %kvbuf[%stp, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
               : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
-          %of = "fa.blockwise_gemm"(%pprev, %vs, %acc) {layout = "wgmma_m64", async}
+          %of = "fa.blockwise_gemm"(%pprev, %vs, %oprev) {layout = "wgmma_m64", async}
               : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
           // S(t) is ready once at most the P V group is pending.
           %s = func.call @{{NAME}}_wait1_s(%sf) : (!{{P}}sfrag) -> !{{P}}sfrag
           %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
-          %sm:5 = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+          %pnew, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
               : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
-          %ov = func.call @{{NAME}}_wait0_o(%of) : (!{{P}}ofrag) -> !{{P}}ofrag
+          %acc = func.call @{{NAME}}_wait0_o(%of) : (!{{P}}ofrag) -> !{{P}}ofrag
           %varr = nvvm.mbarrier.arrive %vep : !llvm.ptr<3> -> i64
           // O *= alpha of tile t, before P(t) V(t) adds to it.
-          %alpha = arith.addf %sm#3, %zrows : !{{P}}rows
-          %anymove = arith.andi %sm#4, %sm#4 : i1
-          %rs = scf.if %anymove -> (!{{P}}ofrag) {
-            %ab = vector.shuffle %alpha, %alpha [{{O_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-            %accr = arith.mulf %ov, %ab : !{{P}}ofrag
-            scf.yield %accr : !{{P}}ofrag
-          } else {
-            scf.yield %ov : !{{P}}ofrag
-          }
-          scf.yield %rs, %sm#1, %sm#2, %sm#0 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag
+//#include attention_rescale
+          scf.yield %accs, %mnew, %lnew, %pnew : !{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag
         }
 
         // The last tile's P V.
