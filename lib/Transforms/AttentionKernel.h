@@ -24,8 +24,9 @@ typedef struct {
   bool hopper;
   int64_t causalOffset, d, dv;
   /* Tiles: query rows and keys per workgroup step, warps per workgroup,
-   * K / V buffer stages and key chunks of P V (tensor-core kernel). */
-  int64_t bm, bn, warps, stages, pvSplit;
+   * K / V buffer stages and key chunks of P V (tensor-core kernel),
+   * workgroups resident per SM (Hopper kernel). */
+  int64_t bm, bn, warps, stages, pvSplit, ctasPerSm;
   double scale;
 } FaAttentionKernel;
 
@@ -60,7 +61,5 @@ void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
 
-/* Inlines the helpers of kernel `name` once `module` holds it. */
-void faAttentionMmaInlineHelpers(MlirOperation module, const char *name);
 
 #endif

@@ -285,6 +285,26 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
   mlirSymbolTableDestroy(table);
 }
 
+void faModuleInlineMarked(MlirOperation module, const char *attr) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  size_t n = 0, cap = 0;
+  char **names = NULL;
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    if (!faOpIsA(f, "func.func") || mlirAttributeIsNull(faOpGetAttr(f, attr)))
+      continue;
+    if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names)))
+      abort();
+    MlirStringRef sym = mlirStringAttrGetValue(faOpGetAttr(f, "sym_name"));
+    if (!(names[n++] = strndup(sym.data, sym.length)))
+      abort();
+  }
+  faModuleInlineCallsTo(module, (const char *const *)names, n);
+  for (size_t i = 0; i < n; ++i)
+    free(names[i]);
+  free(names);
+}
+
 typedef struct {
   FaOpList list;
   bool (*pred)(MlirOperation);

@@ -73,6 +73,9 @@ void faCallInline(MlirOperation call, MlirOperation callee);
 /* Inlines, in one walk of `module`, every func.call of the functions named
  * in `names` (faCallInline), then erases those functions. */
 void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames);
+/* The same for the functions of `module` that carry the unit attribute
+ * `attr` (templates mark their helpers so: {fa.inline}). */
+void faModuleInlineMarked(MlirOperation module, const char *attr);
 
 /* Calls `fn` on each func.func with a body at the top level of `module`. */
 void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func));

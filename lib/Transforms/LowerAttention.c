@@ -677,8 +677,10 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return ok;
   }
   char callee[160];
+  /* The kernels' helpers ({fa.inline}) hold nvgpu ops, which MLIR's
+   * inliner refuses. */
   if (k.mma)
-    faAttentionMmaInlineHelpers(module, name);
+    faModuleInlineMarked(module, "fa.inline");
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);
   return mlirLogicalResultSuccess();

@@ -32,6 +32,9 @@ MlirPass faRocdlIntrinsicsPassCreateFromOptions(MlirStringRef options,
 MlirPass faExpandErfPassCreateFromOptions(MlirStringRef options,
                                           MlirStringCallback errorCallback,
                                           void *userData);
+MlirPass faGpuKernelBoundsPassCreateFromOptions(MlirStringRef options,
+                                                MlirStringCallback errorCallback,
+                                                void *userData);
 MlirPass faGpuHostMemoryPassCreateFromOptions(MlirStringRef options,
                                               MlirStringCallback errorCallback,
                                               void *userData);

@@ -34,6 +34,10 @@ static const FaPassInfo kPasses[] = {
      "Host buffers as managed GPU memory, constants copied into it, public memref "
      "arguments registered (after gpu-kernel-outlining)",
      "", faGpuHostMemoryPassCreateFromOptions},
+    {"fa-gpu-kernel-bounds",
+     "Give outlined kernels the function attributes (nvvm.maxnreg, nvvm.minctasm, ...) an op "
+     "of their body carries as fa.kernel_bounds (after gpu-kernel-outlining)",
+     "", faGpuKernelBoundsPassCreateFromOptions},
     {"fa-lower-attention",
      "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
      "target=cpu|gpu|nvvm: scf.parallel over workgroups (cpu, default) or gpu.launch; "
@@ -146,7 +150,7 @@ static MlirLogicalResult buildFaToCpu(MlirOpPassManager pm, MlirStringRef option
   "func.func(convert-linalg-to-parallel-loops),%s"                            \
   "func.func(gpu-map-parallel-loops,convert-parallel-loops-to-gpu),"           \
   "lower-affine,arith-expand,gpu-launch-sink-index-computations,"             \
-  "gpu-kernel-outlining,fa-gpu-host-memory,"
+  "gpu-kernel-outlining,fa-gpu-kernel-bounds,fa-gpu-host-memory,"
 
 /* Parses `chip=PREFIX...` and `KEY=path` options of a GPU pipeline. */
 static bool parseGpuOptions(MlirStringRef options, const char *chipPrefix,

@@ -51,6 +51,7 @@ extern const char faTemplateAttentionDispatch[];
 extern const char faTemplateBlockwiseMma[];
 extern const char faTemplateTileCopy[];
 extern const char faTemplateAttentionWgmma[];
+extern const char faTemplateAttentionWgmmaSelect[];
 extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];

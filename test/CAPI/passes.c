@@ -43,7 +43,7 @@ int main(void) {
   MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
 
-  // CHECK: passes: fa-decompose-attention fa-decompose-softmax fa-expand-erf fa-free-buffers fa-fuse-attention fa-gpu-check-calls fa-gpu-host-memory fa-lower-attention fa-lower-blockwise fa-rocdl-intrinsics fa-verify
+  // CHECK: passes: fa-decompose-attention fa-decompose-softmax fa-expand-erf fa-free-buffers fa-fuse-attention fa-gpu-check-calls fa-gpu-host-memory fa-gpu-kernel-bounds fa-lower-attention fa-lower-blockwise fa-rocdl-intrinsics fa-verify
   printf("passes:");
   for (intptr_t i = 0; i < faGetNumPasses(); ++i)
     printf(" %s", faGetPass(i)->argument);

@@ -182,6 +182,18 @@ static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTextDestroy(&t);
 }
 
+/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
+ * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
+static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
+  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
+                    k->hasLse ? ", %lse" : "");
+  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s%s, %%op%s", bias, kvl,
+                    k->hasLse ? ", %lsep" : "");
+  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
+                    k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
+}
+
 static long clampOffset(int64_t off) {
   const int64_t lim = (int64_t)1 << 30; /* |offset| beyond any i32 index */
   return (long)(off > lim ? lim : off < -lim ? -lim : off);
@@ -321,6 +333,7 @@ void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   faTemplateVarsSetInt(vars, "MAX_SLACK", MMA_MAX_SLACK);
   faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
   setArgs(vars, k);
+  setCallArgs(vars, k);
   setFeatures(vars, k);
 }
 
@@ -376,34 +389,6 @@ static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
   return true;
 }
 
-/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
- * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
-static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
-  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
-                    k->hasLse ? ", %lse" : "");
-  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s%s, %%op%s", bias, kvl,
-                    k->hasLse ? ", %lsep" : "");
-  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
-                    k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
-}
-
-/* The kernels' helpers hold nvgpu ops, which MLIR's inliner refuses: each
- * kernel's tile copies and exp2 are inlined here. */
-void faAttentionMmaInlineHelpers(MlirOperation module, const char *name) {
-  static const char *const kVariants[] = {"main", "decode"};
-  /* (bar to wait0_o: the Hopper kernel's.) */
-  static const char *const kHelpers[] = {"copy_q", "copy_k", "copy_v", "exp2", "bar",
-                                         "chunk", "softmax", "wait1_s", "wait0_o"};
-  enum { NH = 9, N = 2 * NH };
-  char helpers[N][192];
-  const char *names[N];
-  for (int i = 0; i < N; ++i) {
-    snprintf(helpers[i], sizeof helpers[i], "%s_%s_%s", name, kVariants[i / NH], kHelpers[i % NH]);
-    names[i] = helpers[i];
-  }
-  faModuleInlineCallsTo(module, names, N);
-}
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(k->q), 2);

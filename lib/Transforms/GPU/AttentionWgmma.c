@@ -12,22 +12,37 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-/* Tiles: {max head dim, keys per tile, consumer warpgroups of 64 query rows
- * each}; two stages of K and V. */
+/* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
+ * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
+ * SM}; two stages of K and V. Of the rows of a head dim the first whose keys
+ * fit is taken (measured: bench/tune_wgmma.txt, step 8): with few keys a
+ * workgroup's prologue (Q, the first S and its softmax) and epilogue (the
+ * last P V, O) are a large part of its time, and small workgroups, several
+ * per SM, overlap them with each other's loops. */
 typedef struct {
-  int64_t maxD, bn, consumers;
+  int64_t maxD, maxKeys, bn, consumers, ctas;
 } WgmmaTileRow;
 
-static const WgmmaTileRow kWgmmaTiles[] = {{64, 128, 3}, {128, 128, 2}, {256, 64, 2}};
+static const WgmmaTileRow kWgmmaTiles[] = {
+    {64, 1536, 96, 1, 3}, {64, 0, 128, 3, 1}, {128, 0, 128, 2, 1}, {256, 0, 64, 2, 1}};
+enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
 
-/* Hopper gives a block 227 KiB of shared memory and 64 Ki registers. */
-enum { WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_REGS = 65536 };
+/* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
+ * reserved per block) and 64 Ki registers. */
+enum { WG_SMEM_SM = 228 * 1024, WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_REGS = 65536 };
 /* setmaxnreg: the producer keeps 24 registers, the consumers share the rest
- * (240 each for two warpgroups, 160 for three). */
+ * of what the workgroup was launched with. */
 enum { WG_PRODUCER_REGS = 24 };
 
-static long consumerRegs(int64_t consumers) {
-  return (WG_REGS - 128 * WG_PRODUCER_REGS) / (128 * consumers) / 8 * 8;
+/* Registers per thread at launch (.maxnreg): the SM's share of one workgroup. */
+static long launchRegs(const FaAttentionKernel *w) {
+  return WG_REGS / (w->ctasPerSm * 32 * w->warps) / 8 * 8;
+}
+
+static long consumerRegs(const FaAttentionKernel *w) {
+  int64_t consumers = w->bm / 64;
+  long regs = (launchRegs(w) * 32 * w->warps - 128 * WG_PRODUCER_REGS) / (128 * consumers) / 8 * 8;
+  return regs > 256 ? 256 : regs;
 }
 
 /* 64-column chunks of a head dim (the last one zero-filled past D by TMA). */
@@ -48,21 +63,64 @@ static int64_t smemBytes(const FaAttentionKernel *k) {
   return barOffset(k) + 8 * (1 + 4 * k->stages);
 }
 
-static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
+static bool smemFits(const FaAttentionKernel *w) {
+  int64_t bytes = smemBytes(w);
+  return bytes <= WG_SMEM_LIMIT && w->ctasPerSm * (bytes + 1024) <= WG_SMEM_SM;
+}
+
+static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d : k->dv; }
+
+static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow *row) {
   FaAttentionKernel w = *k;
-  int64_t dmax = k->d > k->dv ? k->d : k->dv;
-  w.bn = 0, w.stages = WG_STAGES, w.pvSplit = 1;
-  for (size_t i = 0; i < sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] && !w.bn; ++i)
-    if (kWgmmaTiles[i].maxD >= dmax) {
-      w.bn = kWgmmaTiles[i].bn;
-      /* A bias needs more registers than three consumers leave (spills). */
-      int64_t consumers = kWgmmaTiles[i].consumers;
-      if (k->biasElt.ptr && consumers > 2)
-        consumers = 2;
-      w.bm = 64 * consumers;
-      w.warps = 4 * (consumers + 1);
-    }
+  /* A bias needs more registers than three consumers leave (spills). */
+  int64_t consumers = k->biasElt.ptr && row->consumers > 2 ? 2 : row->consumers;
+  w.bn = row->bn, w.stages = WG_STAGES, w.pvSplit = 1;
+  w.bm = 64 * consumers;
+  w.warps = 4 * (consumers + 1);
+  w.ctasPerSm = row->ctas;
   return w;
+}
+
+/* Whether `row` serves k: its head dims, and its shared memory; rows of
+ * several workgroups per SM leave too few registers for a bias. */
+static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
+  FaAttentionKernel w = rowTiles(k, row);
+  return row->maxD >= headDim(k) && !(k->biasElt.ptr && row->ctas > 1) && smemFits(&w);
+}
+
+/* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
+ * for at most few->maxKeys keys per workgroup on average. */
+typedef struct {
+  const WgmmaTileRow *few, *many;
+} WgmmaRows;
+
+static WgmmaRows chooseRows(const FaAttentionKernel *k) {
+  WgmmaRows r = {NULL, NULL};
+  size_t i = 0;
+  while (i < WG_NUM_ROWS && kWgmmaTiles[i].maxD < headDim(k))
+    ++i;
+  for (int64_t d = i < WG_NUM_ROWS ? kWgmmaTiles[i].maxD : 0;
+       i < WG_NUM_ROWS && kWgmmaTiles[i].maxD == d && !r.many; ++i)
+    if (!rowServes(k, &kWgmmaTiles[i]))
+      continue;
+    else if (kWgmmaTiles[i].maxKeys)
+      r.few = r.few ? r.few : &kWgmmaTiles[i];
+    else
+      r.many = &kWgmmaTiles[i];
+  return r;
+}
+
+/* The keys a workgroup visits on average, where the shapes say (else -1):
+ * N, or under a causal mask those of the middle query row. */
+static int64_t averageKeys(const FaAttentionKernel *k) {
+  MlirType q = mlirValueGetType(k->q), v = mlirValueGetType(k->v);
+  if (mlirShapedTypeIsDynamicDim(q, 2) || mlirShapedTypeIsDynamicDim(v, 2))
+    return -1;
+  int64_t m = mlirShapedTypeGetDimSize(q, 2), n = mlirShapedTypeGetDimSize(v, 2);
+  if (!k->causal)
+    return n;
+  int64_t mid = m / 2 + k->causalOffset;
+  return mid < 0 ? 0 : mid > n ? n : mid;
 }
 
 /* (Asked only of ops the mma.sync kernel takes: element types and head dims
@@ -70,9 +128,8 @@ static FaAttentionKernel wgmmaTiles(const FaAttentionKernel *k) {
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
   if (faAttentionMmaIsTuned(k))
     return "the op's tuning attributes are the mma.sync kernel's";
-  FaAttentionKernel w = wgmmaTiles(k);
-  if (!w.bn || smemBytes(&w) > WG_SMEM_LIMIT)
-    return "the Hopper kernel's tiles exceed 227 KiB of shared memory";
+  if (!chooseRows(k).many)
+    return "the Hopper kernel's tiles exceed the shared memory of an SM";
   return NULL;
 }
 
@@ -92,7 +149,9 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   /* 16-byte stores per key row of V (the zeroing past kv_len). */
   faTemplateVarsSetInt(vars, "V_ZERO_PER_ROW", (long)(chunks(w->dv) * 8));
   faTemplateVarsSetInt(vars, "PRODUCER_REGS", WG_PRODUCER_REGS);
-  faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(consumers));
+  faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(w));
+  faTemplateVarsSetInt(vars, "LAUNCH_REGS", launchRegs(w));
+  faTemplateVarsSetInt(vars, "CTAS_PER_SM", (long)w->ctasPerSm);
   faTemplateVarsSetInt(vars, "STAGES", (long)w->stages);
   faTemplateVarsSetInt(vars, "QCS", (long)(w->bm * 64));
   faTemplateVarsSetInt(vars, "KCS", (long)(w->bn * 64));
@@ -123,8 +182,10 @@ static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
   return missing;
 }
 
-const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
-  FaAttentionKernel w = wgmmaTiles(k);
+/* One kernel of the template: `name` with `row`'s tiles. */
+static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const WgmmaTileRow *row,
+                                const char *name) {
+  FaAttentionKernel w = rowTiles(k, row);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
   faAttentionMmaSetCommon(&vars, &w, name);
@@ -143,4 +204,33 @@ const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const 
     missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
   faTemplateVarsDestroy(&vars);
   return missing ? "the Hopper kernel template uses an unset variable" : NULL;
+}
+
+/* The entry that picks one of two kernels by the keys of a workgroup. */
+static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const WgmmaRows *rows,
+                                const char *name) {
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faAttentionMmaSetCommon(&vars, k, name);
+  faTemplateVarsSetInt(&vars, "FEW_MAX_KEYS", (long)rows->few->maxKeys);
+  faTemplateVarsSetInt(&vars, "FEW_CTAS", (long)rows->few->ctas);
+  const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmmaSelect, &vars);
+  faTemplateVarsDestroy(&vars);
+  return missing ? "the Hopper kernel's entry template uses an unset variable" : NULL;
+}
+
+const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
+  WgmmaRows rows = chooseRows(k);
+  int64_t keys = averageKeys(k);
+  if (rows.few && keys >= 0)
+    return appendKernel(t, k, keys <= rows.few->maxKeys ? rows.few : rows.many, name);
+  if (!rows.few)
+    return appendKernel(t, k, rows.many, name);
+  char few[192], many[192];
+  snprintf(few, sizeof few, "%s_few", name);
+  snprintf(many, sizeof many, "%s_many", name);
+  const char *missing = appendKernel(t, k, rows.few, few);
+  if (!missing)
+    missing = appendKernel(t, k, rows.many, many);
+  return missing ? missing : appendSelect(t, k, &rows, name);
 }

@@ -186,7 +186,11 @@ func.func private @{{NAME}}({{ARGS}}) {
       }
       nvvm.fence.mbarrier.init
     }
-    gpu.barrier
+    // The barrier carries the kernel's launch bounds (fa-gpu-kernel-bounds
+    // moves them onto the outlined kernel): {{CTAS_PER_SM}} workgroup(s) per SM,
+    // {{LAUNCH_REGS}} registers per thread at launch, the pool that setmaxnreg
+    // redistributes.
+    gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = {{LAUNCH_REGS}} : i32, nvvm.minctasm = {{CTAS_PER_SM}} : i32}}
 
     scf.if %isProducer {
       // The producer: one thread issues every copy.
@@ -498,7 +502,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 
 // The address of mbarrier %j of stage %st (j = 1 kfull, 2 vfull, 3 kempty,
 // 4 vempty; qfull is at %bar0).
-func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<3> {
+func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<3> attributes {fa.inline} {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : i64
   %s4 = arith.muli %st, %c4 : index
@@ -513,7 +517,7 @@ func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<
 // The shared-memory address of chunk %ch of Q (%kind = 0) or of K / V
 // (%kind = 1 / 2) of stage %st, as TMA's destination (shared::cluster, where
 // the workgroup's own shared memory keeps its addresses).
-func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: index) -> !llvm.ptr<7> {
+func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: index) -> !llvm.ptr<7> attributes {fa.inline} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %isQ = arith.cmpi eq, %kind, %c0 : index
@@ -544,10 +548,10 @@ func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: ind
 // rescale (some row's max moved).
 //#if BIAS
 func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
-    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
 //#else
 func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
 //#endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

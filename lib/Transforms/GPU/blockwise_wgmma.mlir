@@ -112,7 +112,7 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
 // Waits until at most {{PENDING}} wgmma groups of the warpgroup are pending and
 // returns the fragment %c, whose registers the wait ties: nothing reads them
 // before it.
-func.func private @{{NAME}}(%c: vector<{{NC}}xf32>) -> vector<{{NC}}xf32> {
+func.func private @{{NAME}}(%c: vector<{{NC}}xf32>) -> vector<{{NC}}xf32> attributes {fa.inline} {
   %d:{{NC}} = vector.to_elements %c : vector<{{NC}}xf32>
   %r = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned {{PENDING}};", "{{CONSTRAINTS}}" {{D_ARGS}}
       : ({{D_TYPES}}) -> {{ACC_STRUCT}}

@@ -6,7 +6,7 @@
 // (8 elements) and do not wait for them. The loop is unrolled, so a thread's
 // copies are a few integer instructions each.
 func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
-                            %dst: {{DST}}) {
+                            %dst: {{DST}}) attributes {fa.inline} {
   %c8 = arith.constant 8 : index
   %cchunks = arith.constant {{CHUNKS}} : index
   // The thread id read afresh: values derived from gpu.thread_id would be

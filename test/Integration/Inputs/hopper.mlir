@@ -3,7 +3,8 @@
 // against fa-check's CPU reference), the sanitizers and the PTX test
 // (hopper-ptx.test): tails of M and N (TMA's zero fill), GQA, causal offsets,
 // a bias, kv_len with a fully masked batch, the lse result, f32 output,
-// D = 64 / 80 / 96 / 128 / 192 / 256, Dv != D, f16 and bf16, no keys at all.
+// D = 64 / 80 / 96 / 128 / 192 / 256, Dv != D, f16 and bf16, no keys at all,
+// both tilings of D = 64 (few keys and many).
 
 // GQA, tails in M and N.
 func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
@@ -85,4 +86,15 @@ func.func @no_keys_f16(%q: tensor<1x2x40x64xf16>, %k: tensor<1x2x0x64xf16>, %v: 
   %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x40x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>) -> (tensor<1x2x40x64xf16>, tensor<1x2x40xf32>)
   return %o, %lse : tensor<1x2x40x64xf16>, tensor<1x2x40xf32>
+}
+
+// -----
+
+// D = 64 with many keys (over 1536 per workgroup): three consumer warpgroups
+// (192 rows), one workgroup per SM; fewer keys take one consumer, three
+// workgroups per SM.
+func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64xf16>, %v: tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x2x130x64xf16>, tensor<1x2x1700x64xf16>, tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16>
+  return %o : tensor<1x2x130x64xf16>
 }

@@ -19,6 +19,9 @@
 // Three warpgroups: the producer and two consumers of 64 rows.
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
 // CHECK: nvvm.mbarrier.init
+// One workgroup per SM, 168 registers a thread at launch (setmaxnreg's pool);
+// fa-gpu-kernel-bounds moves them onto the outlined kernel.
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 168 : i32, nvvm.minctasm = 1 : i32}}
 // CHECK: nvvm.setmaxregister decrease 24
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
@@ -53,15 +56,18 @@ func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v
 
 // -----
 
-// D = 64: three consumers (192 rows); f32 O is stored from the fragments.
+// D = 64 with many keys (2000 > 1536): three consumers (192 rows); f32 O is
+// stored from the fragments.
 // CHECK-LABEL: func.func @d64_f32_out(
+// CHECK-NOT: main_few
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 128 : i32, nvvm.minctasm = 1 : i32}}
 // CHECK: nvvm.setmaxregister increase 160
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<2xf32>
-func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x300x64xbf16>, %v: tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
-      : (tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>) -> tensor<1x2x300x64xf32>
+func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x2000x64xbf16>, %v: tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x2x300x64xbf16>, tensor<1x2x2000x64xbf16>, tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32>
   return %o : tensor<1x2x300x64xf32>
 }
 
@@ -96,16 +102,60 @@ func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: ten
 
 // kv_len: V rows past it in the last key tile are zeroed in shared memory
 // (16-byte stores by the consumers), then the consumers meet (named barrier 8)
-// before the last P V.
+// before the last P V. (300 keys: the few-keys tiles, 96 keys a tile.)
 // CHECK-LABEL: func.func @kv_len_zeroing(
 // CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"}
 // CHECK: scf.for
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x128x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x96x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<64xf16>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<48xf16>
 func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
       : (tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
   return %o : tensor<2x2x300x64xf16>
+}
+
+// -----
+
+// D = 64 with few keys (300 <= 1536 a workgroup): one consumer warpgroup and
+// 96-key tiles, three workgroups per SM at 80 registers a thread at launch
+// (the consumer takes 136); only that kernel where the shapes say it.
+// CHECK-LABEL: func.func @d64_few_keys(
+// CHECK-NOT: main_many
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c1, %c64{{.*}}, %c64] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, 3>
+// CHECK: nvgpu.tma.create.descriptor {{.*}} box[%c1, %c1, %c96, %c64] : memref<*xf16> -> <tensor = memref<1x1x96x64xf16, 3>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 80 : i32, nvvm.minctasm = 3 : i32}}
+// CHECK: nvvm.setmaxregister increase 136
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : ({{.*}}, memref<1x96x64xf16, {{.*}}>, vector<48xf32>) -> vector<48xf32>
+func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
+  return %o : tensor<1x2x300x64xf16>
+}
+
+// -----
+
+// D = 64 whose M and N the shapes do not say: both kernels, and an entry that
+// picks one at run time by the keys of a workgroup (causal: those of row M / 2).
+// CHECK-LABEL: func.func @d64_dynamic_keys(
+// CHECK: func.func private @fa_attention_0_main_few(
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}
+// CHECK: func.func private @fa_attention_0_main_many(
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK: func.func private @fa_attention_0_main(
+// CHECK: %[[N:.*]] = memref.dim %{{.*}}, %c2
+// CHECK: %[[M:.*]] = memref.dim %{{.*}}, %c2
+// CHECK: %[[HALF:.*]] = arith.divui %[[M]], %c2
+// CHECK: %[[KEYS:.*]] = arith.minsi %{{.*}}, %[[N]]
+// CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[KEYS]], %c1536
+// CHECK: scf.if %[[FEW]] {
+// CHECK: call @fa_attention_0_main_few(
+// CHECK: } else {
+// CHECK: call @fa_attention_0_main_many(
+func.func @d64_dynamic_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
+      : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
+  return %o : tensor<1x2x?x64xf16>
 }
