@@ -139,7 +139,7 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
       const char *text = includeText(arg, argLen);
       if (!text) {
         static char unknown[128];
-        snprintf(unknown, sizeof unknown, "include %.*s", (int)argLen, arg);
+        snprintf(unknown, sizeof unknown, "//#include %.*s", (int)argLen, arg);
         return unknown;
       }
       const char *missing = faTextAppendTemplate(t, text, vars);
@@ -153,4 +153,15 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
     line += next;
   }
   return NULL;
+}
+
+const char *faTemplateError(const char *what, const char *missing) {
+  static char msg[320];
+  if (!missing)
+    return NULL;
+  if (strncmp(missing, "//#include ", 11) == 0)
+    snprintf(msg, sizeof msg, "%s template has an unknown '%s'", what, missing);
+  else
+    snprintf(msg, sizeof msg, "%s template uses an unset variable '%s'", what, missing);
+  return msg;
 }

@@ -45,6 +45,11 @@ void faTemplateVarsSetType(FaTemplateVars *vars, const char *name, MlirType type
  * unset variable it references (NULL on success); `t` is then incomplete. */
 const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVars *vars);
 
+/* The error for what faTextAppendTemplate returned (`missing`; NULL: none)
+ * while appending the template `what` ("the Hopper kernel"): names the unset
+ * variable or the unknown //#include. The text lives until the next call. */
+const char *faTemplateError(const char *what, const char *missing);
+
 /* The embedded templates (generated from lib/Transforms/GPU/NAME.mlir). */
 extern const char faTemplateAttentionMma[];
 extern const char faTemplateAttentionDispatch[];

@@ -359,7 +359,7 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   if (!missing)
     missing = appendCopy(t, &vars, k, name, "copy_v", "!V", tv, k->bn, k->dv);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the tensor-core kernel template uses an unset variable" : NULL;
+  return faTemplateError("the tensor-core kernel", missing);
 }
 
 /* The decode kernel's tiles: one warp, 16 query rows, 64-key tiles in two
@@ -430,5 +430,5 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   faTemplateVarsSetInt(&vars, "DECODE_BM", MMA_DECODE_BM);
   missing = faTextAppendTemplate(t, faTemplateAttentionDispatch, &vars);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the tensor-core dispatch template uses an unset variable" : NULL;
+  return faTemplateError("the tensor-core dispatch", missing);
 }

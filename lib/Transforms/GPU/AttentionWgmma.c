@@ -203,7 +203,7 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   if (!missing)
     missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the Hopper kernel template uses an unset variable" : NULL;
+  return faTemplateError("the Hopper kernel", missing);
 }
 
 /* The entry that picks one of two kernels by the keys of a workgroup. */
@@ -216,7 +216,7 @@ static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSetInt(&vars, "FEW_CTAS", (long)rows->few->ctas);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmmaSelect, &vars);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the Hopper kernel's entry template uses an unset variable" : NULL;
+  return faTemplateError("the Hopper kernel's entry", missing);
 }
 
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {

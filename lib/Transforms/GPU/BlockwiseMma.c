@@ -193,7 +193,7 @@ const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int
   setAccLists(&vars, nc, "");
   const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseWgmma, &vars);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the wgmma wait template uses an unset variable" : NULL;
+  return faTemplateError("the wgmma wait", missing);
 }
 
 /* B (and a shared A) are [chunks][rows][64] tiles: 128-byte rows in
@@ -250,11 +250,11 @@ const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name) 
     setWgmmaGemm(&vars, op);
     const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseWgmma, &vars);
     faTemplateVarsDestroy(&vars);
-    return missing ? "the wgmma fragment template uses an unset variable" : NULL;
+    return faTemplateError("the wgmma fragment", missing);
   } else {
     setGemm(&vars, op);
   }
   const char *missing = faTextAppendTemplate(t, faTemplateBlockwiseMma, &vars);
   faTemplateVarsDestroy(&vars);
-  return missing ? "the fragment template uses an unset variable" : NULL;
+  return faTemplateError("the fragment", missing);
 }
