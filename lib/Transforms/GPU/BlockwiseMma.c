@@ -2,6 +2,7 @@
  * becomes a function specialised from GPU/blockwise_mma.mlir, which the
  * pipeline inlines and unrolls. */
 #include "BlockwiseMma.h"
+#include "fa-c/Dialect.h"
 
 #include "../Builders.h"
 #include "../Template.h"
@@ -30,37 +31,13 @@ static bool hasLayout(MlirOperation op, const char *layout) {
 
 static int64_t vecSize(MlirType t) { return mlirShapedTypeGetDimSize(t, 0); }
 
-static bool isStaticSharedTile(MlirType t) {
-  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == 2 &&
-         mlirShapedTypeHasStaticShape(t);
-}
-
-/* A [chunks][rows][64] tile of 16-bit elements in shared memory. */
-static bool isChunkedTile(MlirType t) {
-  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == 3 &&
-         mlirShapedTypeHasStaticShape(t) && mlirShapedTypeGetDimSize(t, 2) == 64;
-}
-
+/* Layouts, tile shapes and strides are the verifier's (lib/Dialect/Verify.c),
+ * asked first; what only this lowering needs is checked here. */
 const char *faBlockwiseMmaUnsupported(MlirOperation op) {
-  bool wgmma = hasLayout(op, FA_LAYOUT_WGMMA);
-  if (!hasLayout(op, FA_LAYOUT_MMA) && !wgmma)
-    return "fragment operands need layout = \"" FA_LAYOUT_MMA "\" or \"" FA_LAYOUT_WGMMA "\"";
-  if (wgmma && faOpIsA(op, "fa.blockwise_gemm")) {
-    if (!isChunkedTile(operandType(op, 1)))
-      return "the B operand of a wgmma GEMM must be a static [chunks][rows][64] memref tile";
-    if (!mlirTypeIsAVector(operandType(op, 0)) && !isChunkedTile(operandType(op, 0)))
-      return "the A operand of a wgmma GEMM must be a fragment or a static "
-             "[chunks][64][64] memref tile";
+  if (mlirLogicalResultIsFailure(faOperationVerify(op)))
+    return "the op does not verify (see the error before)";
+  if (faOpIsA(op, "fa.blockwise_gemm")) {
     MlirType e = mlirShapedTypeGetElementType(operandType(op, 1));
-    if (!mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
-      return "fragment GEMMs take f16 or bf16 operands";
-  } else if (faOpIsA(op, "fa.blockwise_gemm")) {
-    MlirType b = operandType(op, 1);
-    if (!isStaticSharedTile(b))
-      return "the B operand of a fragment GEMM must be a static 2-D memref tile";
-    if (!mlirTypeIsAVector(operandType(op, 0)) && !isStaticSharedTile(operandType(op, 0)))
-      return "the A operand of a fragment GEMM must be a fragment or a static 2-D memref tile";
-    MlirType e = mlirShapedTypeGetElementType(b);
     if (!mlirTypeIsAF16(e) && !mlirTypeIsABF16(e))
       return "fragment GEMMs take f16 or bf16 operands";
   }
