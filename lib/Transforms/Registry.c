@@ -176,18 +176,16 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
                        sizeof cuda, errorCallback, userData))
     return mlirLogicalResultFailure();
   /* sm_90a: the Hopper kernel, whose host code makes TMA tensor maps
-   * (nvgpu.tma.create.descriptor, lowered on the host too) and whose kernel
-   * acquires them (fence.proxy.tensormap: PTX ISA 8.3, CUDA 12.3 drivers). */
+   * (nvgpu.tma.create.descriptor, lowered on the host too). */
   bool hopper = strcmp(chip, "sm_90a") == 0;
   char text[4096];
   snprintf(text, sizeof text,
-           FA_GPU_PREFIX("%s") "nvvm-attach-target{chip=%s features=+ptx%s O=3},"
+           FA_GPU_PREFIX("%s") "nvvm-attach-target{chip=%s features=+ptx80 O=3},"
            "gpu.module(expand-strided-metadata,lower-affine,convert-nvgpu-to-nvvm,convert-scf-to-cf,math-expand-ops{ops=fpowi},"
            "convert-gpu-to-nvvm,"
            "reconcile-unrealized-casts),%s"
            "convert-scf-to-cf,gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
            hopper ? "nvvm-sm90a" : "nvvm", hopper ? "nvvm-sm90a" : "nvvm", "", chip,
-           hopper ? "83" : "80",
            hopper ? "expand-strided-metadata,convert-nvgpu-to-nvvm," : "", cuda);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);

@@ -196,13 +196,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       // The producer: one thread issues every copy.
       nvvm.setmaxregister decrease {{PRODUCER_REGS}}
       scf.if %isFirst {
-        // The maps are device memory the host wrote, maybe where earlier
-        // maps were (the runtime reuses its slots): the tensormap proxy
-        // acquires them before TMA reads them.
-        %mapBytes = arith.constant 128 : i32
-        nvvm.fence.proxy.acquire #nvvm.mem_scope<sys> %qmp, %mapBytes
-        nvvm.fence.proxy.acquire #nvvm.mem_scope<sys> %kmp, %mapBytes
-        nvvm.fence.proxy.acquire #nvvm.mem_scope<sys> %vmp, %mapBytes
         %b32 = arith.index_cast %b : index to i32
         %h32 = arith.index_cast %h : index to i32
         %hk32 = arith.index_cast %hk : index to i32
@@ -447,8 +440,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       nvvm.barrier id = %barId number_of_threads = %wgThreads
       %wfirst = arith.cmpi eq, %wtid, %c0 : index
       scf.if %wfirst {
-        %mapBytes = arith.constant 128 : i32
-        nvvm.fence.proxy.acquire #nvvm.mem_scope<sys> %omp, %mapBytes
         %b32 = arith.index_cast %b : index to i32
         %h32 = arith.index_cast %h : index to i32
         %orow = arith.addi %m0, %cwrow : index
