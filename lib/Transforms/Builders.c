@@ -285,20 +285,30 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
   mlirSymbolTableDestroy(table);
 }
 
+/* A NUL-terminated copy of `s` (malloc'd; aborts when out of memory). */
+static char *copyStringOwned(MlirStringRef s) {
+  char *c = malloc(s.length + 1);
+  if (!c)
+    abort();
+  memcpy(c, s.data, s.length);
+  c[s.length] = 0;
+  return c;
+}
+
 void faModuleInlineMarked(MlirOperation module, const char *attr) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  size_t n = 0, cap = 0;
-  char **names = NULL;
+  size_t n = 0;
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    if (!faOpIsA(f, "func.func") || mlirAttributeIsNull(faOpGetAttr(f, attr)))
-      continue;
-    if (n == cap && !(names = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names)))
-      abort();
-    MlirStringRef sym = mlirStringAttrGetValue(faOpGetAttr(f, "sym_name"));
-    if (!(names[n++] = strndup(sym.data, sym.length)))
-      abort();
-  }
+       f = mlirOperationGetNextInBlock(f))
+    n += faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr));
+  char **names = malloc((n ? n : 1) * sizeof *names);
+  if (!names)
+    abort();
+  n = 0;
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f))
+    if (faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr)))
+      names[n++] = copyStringOwned(mlirStringAttrGetValue(faOpGetAttr(f, "sym_name")));
   faModuleInlineCallsTo(module, (const char *const *)names, n);
   for (size_t i = 0; i < n; ++i)
     free(names[i]);

@@ -76,6 +76,7 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
 /* The same for the functions of `module` that carry the unit attribute
  * `attr` (templates mark their helpers so: {fa.inline}). */
 void faModuleInlineMarked(MlirOperation module, const char *attr);
+#define FA_INLINE_ATTR "fa.inline"
 
 /* Calls `fn` on each func.func with a body at the top level of `module`. */
 void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func));

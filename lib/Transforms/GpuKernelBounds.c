@@ -44,7 +44,9 @@ static MlirLogicalResult setBound(MlirOperation kernel, MlirOperation mark,
 static MlirLogicalResult applyMark(MlirOperation kernel, MlirOperation mark) {
   MlirAttribute dict = faOpGetAttr(mark, kBoundsAttr);
   if (!mlirAttributeIsADictionary(dict)) {
-    mlirEmitError(mlirOperationGetLocation(mark), "'fa.kernel_bounds' must be a dictionary");
+    char msg[96];
+    snprintf(msg, sizeof msg, "'%s' must be a dictionary", kBoundsAttr);
+    mlirEmitError(mlirOperationGetLocation(mark), msg);
     return mlirLogicalResultFailure();
   }
   for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(dict); ++i)

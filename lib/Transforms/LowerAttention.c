@@ -680,7 +680,7 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   /* The kernels' helpers ({fa.inline}) hold nvgpu ops, which MLIR's
    * inliner refuses. */
   if (k.mma)
-    faModuleInlineMarked(module, "fa.inline");
+    faModuleInlineMarked(module, FA_INLINE_ATTR);
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);
   return mlirLogicalResultSuccess();

@@ -157,8 +157,8 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
 
 const char *faTemplateError(const char *what, const char *missing) {
   static char msg[320];
-  if (!missing)
-    return NULL;
+  if (!missing || missing == msg) /* NULL, or already an error of this kind */
+    return missing;
   if (strncmp(missing, "//#include ", 11) == 0)
     snprintf(msg, sizeof msg, "%s template has an unknown '%s'", what, missing);
   else

@@ -36,7 +36,8 @@ enum { WG_PRODUCER_REGS = 24 };
 
 /* Registers per thread at launch (.maxnreg): the SM's share of one workgroup. */
 static long launchRegs(const FaAttentionKernel *w) {
-  return WG_REGS / (w->ctasPerSm * 32 * w->warps) / 8 * 8;
+  long regs = WG_REGS / (w->ctasPerSm * 32 * w->warps) / 8 * 8;
+  return regs > 248 ? 248 : regs; /* .maxnreg <= 255, setmaxnreg's multiples of 8 */
 }
 
 static long consumerRegs(const FaAttentionKernel *w) {
@@ -85,7 +86,10 @@ static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow
  * several workgroups per SM leave too few registers for a bias. */
 static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
   FaAttentionKernel w = rowTiles(k, row);
-  return row->maxD >= headDim(k) && !(k->biasElt.ptr && row->ctas > 1) && smemFits(&w);
+  /* setmaxnreg.inc only raises a consumer's count above the launch's. */
+  bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
+  return row->maxD >= headDim(k) && !(k->biasElt.ptr && row->ctas > 1) && smemFits(&w) &&
+         regsFit;
 }
 
 /* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
@@ -96,31 +100,40 @@ typedef struct {
 
 static WgmmaRows chooseRows(const FaAttentionKernel *k) {
   WgmmaRows r = {NULL, NULL};
-  size_t i = 0;
-  while (i < WG_NUM_ROWS && kWgmmaTiles[i].maxD < headDim(k))
-    ++i;
-  for (int64_t d = i < WG_NUM_ROWS ? kWgmmaTiles[i].maxD : 0;
-       i < WG_NUM_ROWS && kWgmmaTiles[i].maxD == d && !r.many; ++i)
-    if (!rowServes(k, &kWgmmaTiles[i]))
+  /* The rows of the smallest head dim of the table that covers k's. */
+  int64_t d = 0;
+  for (size_t i = 0; i < WG_NUM_ROWS && !d; ++i)
+    if (kWgmmaTiles[i].maxD >= headDim(k))
+      d = kWgmmaTiles[i].maxD;
+  for (size_t i = 0; i < WG_NUM_ROWS; ++i) {
+    const WgmmaTileRow *row = &kWgmmaTiles[i];
+    if (row->maxD != d || !rowServes(k, row))
       continue;
-    else if (kWgmmaTiles[i].maxKeys)
-      r.few = r.few ? r.few : &kWgmmaTiles[i];
-    else
-      r.many = &kWgmmaTiles[i];
+    if (row->maxKeys && !r.few)
+      r.few = row;
+    if (!row->maxKeys && !r.many)
+      r.many = row;
+  }
   return r;
 }
 
-/* The keys a workgroup visits on average, where the shapes say (else -1):
- * N, or under a causal mask those of the middle query row. */
+/* The keys a workgroup visits on average, as the selector entry estimates
+ * them, where the shapes say (else -1): N, or under a causal mask those of
+ * query row M / 2, min(N, max(0, M / 2 + offset)) (kv_len not counted). */
 static int64_t averageKeys(const FaAttentionKernel *k) {
   MlirType q = mlirValueGetType(k->q), v = mlirValueGetType(k->v);
-  if (mlirShapedTypeIsDynamicDim(q, 2) || mlirShapedTypeIsDynamicDim(v, 2))
+  if (mlirShapedTypeIsDynamicDim(v, 2) || (k->causal && mlirShapedTypeIsDynamicDim(q, 2)))
     return -1;
-  int64_t m = mlirShapedTypeGetDimSize(q, 2), n = mlirShapedTypeGetDimSize(v, 2);
+  int64_t n = mlirShapedTypeGetDimSize(v, 2);
   if (!k->causal)
     return n;
-  int64_t mid = m / 2 + k->causalOffset;
-  return mid < 0 ? 0 : mid > n ? n : mid;
+  int64_t half = mlirShapedTypeGetDimSize(q, 2) / 2, off = k->causalOffset;
+  /* (Saturating: the offset may be any i64.) */
+  if (off >= n)
+    return n;
+  if (off <= -half)
+    return 0;
+  return half + off < n ? half + off : n;
 }
 
 /* (Asked only of ops the mma.sync kernel takes: element types and head dims
@@ -221,6 +234,8 @@ static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const Wgm
 
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
   WgmmaRows rows = chooseRows(k);
+  if (!rows.many)
+    return "the Hopper kernel has no tiles for this op (ask faAttentionWgmmaUnsupported first)";
   int64_t keys = averageKeys(k);
   if (rows.few && keys >= 0)
     return appendKernel(t, k, keys <= rows.few->maxKeys ? rows.few : rows.many, name);

@@ -80,7 +80,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %kmp = builtin.unrealized_conversion_cast %kmap : !{{P}}kvmap to !llvm.ptr
   %vmp = builtin.unrealized_conversion_cast %vmap : !{{P}}kvmap to !llvm.ptr
 //#if CAUSAL
-  // Under a causal mask query tile i visits i + 1 key tiles: workgroups are
+  // Under a causal mask later query tiles visit more key tiles: workgroups are
   // numbered longest first over all (batch, head) pairs, in chunks of pairs
   // whose K and V fit {{L2_BUDGET}} bytes of L2 (as the mma.sync kernel).
   %BH = arith.muli %B, %Hq : index

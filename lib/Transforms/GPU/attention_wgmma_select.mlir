@@ -5,23 +5,24 @@
 // overlap the others' loops), when a workgroup visits at most
 // {{FEW_MAX_KEYS}} keys on average, else @{{NAME}}_many.
 func.func private @{{NAME}}({{ARGS}}) {
-  %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %N = memref.dim %v, %c2 : !V
 //#if CAUSAL
-  // Under the causal mask row r visits min(N, r + 1 + offset) keys: on
-  // average about those of row M / 2.
+  // Under the causal mask row r visits min(N, r + 1 + offset) keys: taken as
+  // those of row M / 2, min(N, max(0, M / 2 + offset)).
   %M = memref.dim %q, %c2 : !Q
   %half = arith.divui %M, %c2 : index
   %coff = arith.constant {{CAUSAL_OFFSET}} : index
   %mid0 = arith.addi %half, %coff : index
+  %c0 = arith.constant 0 : index
   %mid = arith.maxsi %mid0, %c0 : index
   %keys = arith.minsi %mid, %N : index
-//#else
-  %keys = arith.addi %N, %c0 : index
-//#endif
   %most = arith.constant {{FEW_MAX_KEYS}} : index
   %few = arith.cmpi ule, %keys, %most : index
+//#else
+  %most = arith.constant {{FEW_MAX_KEYS}} : index
+  %few = arith.cmpi ule, %N, %most : index
+//#endif
   scf.if %few {
     func.call @{{NAME}}_few({{CALL_ARGS}}) : ({{TYPES}}) -> ()
   } else {

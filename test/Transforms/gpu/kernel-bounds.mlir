@@ -30,6 +30,8 @@ func.func @launch() {
 // CHECK-LABEL: func.func @agree
 // CHECK: arith.constant {fa.kernel_bounds = {nvvm.minctasm = 2 : i32}} 0 : index
 // CHECK: gpu.func @agree_kernel() kernel attributes {{{.*}}nvvm.minctasm = 2 : i32}
+// CHECK-NOT: fa.kernel_bounds
+// CHECK: gpu.return
 func.func @agree() {
   %c1 = arith.constant 1 : index
   %host = arith.constant {fa.kernel_bounds = {nvvm.minctasm = 2 : i32}} 0 : index

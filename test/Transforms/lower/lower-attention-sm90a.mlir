@@ -148,7 +148,9 @@ func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, 
 // CHECK: %[[N:.*]] = memref.dim %{{.*}}, %c2
 // CHECK: %[[M:.*]] = memref.dim %{{.*}}, %c2
 // CHECK: %[[HALF:.*]] = arith.divui %[[M]], %c2
-// CHECK: %[[KEYS:.*]] = arith.minsi %{{.*}}, %[[N]]
+// CHECK: %[[MID0:.*]] = arith.addi %[[HALF]], %c0
+// CHECK: %[[MID:.*]] = arith.maxsi %[[MID0]], %c0
+// CHECK: %[[KEYS:.*]] = arith.minsi %[[MID]], %[[N]]
 // CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[KEYS]], %c1536
 // CHECK: scf.if %[[FEW]] {
 // CHECK: call @fa_attention_0_main_few(
@@ -157,5 +159,35 @@ func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, 
 func.func @d64_dynamic_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
       : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
+  return %o : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+// D = 64 with a bias: never the few-keys tiles (one consumer would spill), and
+// three consumers leave too few registers: two consumers, 168 / 240.
+// CHECK-LABEL: func.func @d64_bias(
+// CHECK-NOT: main_few
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 168 : i32, nvvm.minctasm = 1 : i32}}
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK-NOT: main_few
+func.func @d64_bias(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>, %bias: tensor<1x1x1x1xf16>) -> tensor<1x2x?x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 0.125 : f32}
+      : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x1x1x1xf16>) -> tensor<1x2x?x64xf16>
+  return %o : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+// Static N, dynamic M, no mask: N alone says the keys (2000 > 1536): only
+// the many-keys kernel, no selector.
+// CHECK-LABEL: func.func @d64_static_keys(
+// CHECK-NOT: main_few
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK-NOT: main_few
+func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>, %v: tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x2x?x64xf16>, tensor<1x2x2000x64xf16>, tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
