@@ -391,19 +391,41 @@ FA_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
  * tf32 ftz). */
 static const int kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
 
+/* What cuTensorMapEncodeTiled is asked (zero-padded, compared bytewise). */
+typedef struct {
+  const void *address;
+  uint64_t dims[5], byteStrides[5];
+  uint32_t box[5];
+  int32_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
+} TensorMapKey;
+
 /* Encoded maps in device memory, shared by identical maps (host code encodes
- * the same tensors' maps on every call): MAX slots reused round robin. */
+ * the same tensors' maps on every call), each with what it was encoded from
+ * so a repeated request skips the driver: MAX slots reused round robin. */
 #define FA_RT_MAX_TENSOR_MAPS 64
 typedef struct {
   unsigned char map[128];
+  TensorMapKey key;
   void *device;
 } TensorMapSlot;
 static TensorMapSlot gTensorMaps[FA_RT_MAX_TENSOR_MAPS];
 static int gTensorMapNext;
 static pthread_mutex_t gTensorMapLock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The device copy of `map`: a shared one, or a slot (re)filled with it. */
-static void *tensorMapToDevice(const unsigned char map[128]) {
+/* The device copy of the map encoded from `key`, if a slot holds it. */
+static void *tensorMapLookup(const TensorMapKey *key) {
+  void *device = NULL;
+  pthread_mutex_lock(&gTensorMapLock);
+  for (int i = 0; i < FA_RT_MAX_TENSOR_MAPS && !device; ++i)
+    if (gTensorMaps[i].device && memcmp(&gTensorMaps[i].key, key, sizeof *key) == 0)
+      device = gTensorMaps[i].device;
+  pthread_mutex_unlock(&gTensorMapLock);
+  return device;
+}
+
+/* The device copy of `map` (encoded from `key`): a shared one, or a slot
+ * (re)filled with it. */
+static void *tensorMapToDevice(const unsigned char map[128], const TensorMapKey *key) {
   void *device = NULL;
   pthread_mutex_lock(&gTensorMapLock);
   for (int i = 0; i < FA_RT_MAX_TENSOR_MAPS && !device; ++i)
@@ -420,6 +442,7 @@ static void *tensorMapToDevice(const unsigned char map[128]) {
         !failed(faRtGetDriver()->memcpyAsync(slot->device, map, 128, gStream),
                 "copying a tensor map")) {
       memcpy(slot->map, map, 128);
+      slot->key = *key;
       device = slot->device;
       gTensorMapNext = (gTensorMapNext + 1) % FA_RT_MAX_TENSOR_MAPS;
     }
@@ -451,18 +474,25 @@ FA_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor
   const int64_t *words = (const int64_t *)(d + 2 * sizeof(void *));
   const int64_t offset = words[0], *sizes = words + 1, *strides = words + 1 + rank;
   const int bytes = kTensorMapElementBytes[dataType];
-  uint64_t dims[5], byteStrides[5] = {0};
-  uint32_t box[5];
+  TensorMapKey key;
+  memset(&key, 0, sizeof key);
+  key.address = aligned + offset * bytes;
+  key.dataType = (int32_t)dataType, key.rank = (int32_t)rank;
+  key.interleave = (int32_t)interleave, key.swizzle = (int32_t)swizzle;
+  key.l2Promotion = (int32_t)l2Promotion, key.oobFill = (int32_t)oobFill;
   for (int64_t i = 0; i < rank; ++i) { /* innermost first */
-    dims[i] = (uint64_t)sizes[rank - 1 - i];
-    box[i] = (uint32_t)boxDims[rank - 1 - i];
+    key.dims[i] = (uint64_t)sizes[rank - 1 - i];
+    key.box[i] = (uint32_t)boxDims[rank - 1 - i];
     if (i + 1 < rank)
-      byteStrides[i] = (uint64_t)strides[rank - 2 - i] * (uint64_t)bytes;
+      key.byteStrides[i] = (uint64_t)strides[rank - 2 - i] * (uint64_t)bytes;
   }
+  void *cached = tensorMapLookup(&key);
+  if (cached)
+    return cached;
   unsigned char map[128] __attribute__((aligned(64))) = {0};
   int r = faRtGetDriver()->tensorMapEncodeTiled(
-      map, (int)dataType, (uint32_t)rank, aligned + offset * bytes, dims, byteStrides, box,
-      (int)interleave, (int)swizzle, (int)l2Promotion, (int)oobFill);
+      map, (int)dataType, (uint32_t)rank, (void *)key.address, key.dims, key.byteStrides,
+      key.box, (int)interleave, (int)swizzle, (int)l2Promotion, (int)oobFill);
   if (r == FA_RT_UNSUPPORTED) {
     faRtFail(r, "the %s driver has no cuTensorMapEncodeTiled: tensor maps (TMA) need an "
              "NVIDIA driver for CUDA 12 or newer", faRtGetDriver()->name);
@@ -470,5 +500,5 @@ FA_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor
   }
   if (failed(r, "encoding a tensor map (cuTensorMapEncodeTiled)"))
     return NULL;
-  return tensorMapToDevice(map);
+  return tensorMapToDevice(map, &key);
 }
