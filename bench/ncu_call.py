@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Calls one exported benchmark kernel of a fa-compile --export-kernels library
+on PyTorch tensors, so that Nsight Compute can profile it: ncu does not attach
+to fa-bench ("Failed to connect to process"), but profiles Python processes.
+The runtime (libfa_rt_cuda.so) shares PyTorch's primary context, so tensors'
+device pointers go straight into the memref descriptors. Checks the result
+against PyTorch's SDPA.
+
+  ncu --clock-control none -k regex:main_kernel -s 1 -c 1 --section SpeedOfLight \\
+      python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so 128 1024 0
+
+Arguments: KERNELS.so RUNTIME.so D N CAUSAL [CALLS]; fp16, B = 4, H = 32, M = N
+(kernel index as fa-bench's: (D_INDEX * 2 + bf16) * 2 + causal)."""
+import ctypes
+import sys
+
+import torch
+
+if len(sys.argv) < 6:
+    sys.exit(__doc__)
+kernels, runtime = sys.argv[1], sys.argv[2]
+d, n, causal = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+calls = int(sys.argv[6]) if len(sys.argv) > 6 else 2
+torch.zeros(1, device="cuda")  # PyTorch's context first: the runtime then shares it
+rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
+lib = ctypes.CDLL(kernels)
+
+
+class Memref4(ctypes.Structure):
+    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4)]
+
+
+def memref(t):
+    return Memref4(t.data_ptr(), t.data_ptr(), 0, (ctypes.c_int64 * 4)(*t.shape),
+                   (ctypes.c_int64 * 4)(*t.stride()))
+
+
+q, k, v = [torch.randn(4, 32, n, d, device="cuda", dtype=torch.float16) for _ in range(3)]
+o = torch.empty_like(q)
+index = [64, 80, 96, 128, 256].index(d) * 4 + causal
+kernel = getattr(lib, "_mlir_ciface_fa_attention_%d" % index)
+args = [memref(t) for t in (q, k, v, o)]
+for _ in range(calls):
+    kernel(*[ctypes.byref(a) for a in args])
+torch.cuda.synchronize()
+ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
+err = (o - ref).abs().max().item()
+print("ncu_call: max abs error %.3g, runtime status %d" % (err, rt.faRuntimeGetStatus()))
+sys.exit(0 if err < 1e-2 and rt.faRuntimeGetStatus() == 0 else 1)
