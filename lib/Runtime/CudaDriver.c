@@ -18,8 +18,28 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_OPTIMIZATION_LEVEL = 7,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
 };
+
+/* cuLaunchKernelEx's arguments, laid out as cuda.h declares them. */
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    void *align;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+} CUlaunchAttribute;
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  void *hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+} CUlaunchConfig;
 
 static struct {
   CUresult (*init)(unsigned);
@@ -34,6 +54,7 @@ static struct {
   CUresult (*funcSetAttribute)(void *, int, int);
   CUresult (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                            unsigned, void *, void **, void **);
+  CUresult (*launchKernelEx)(const CUlaunchConfig *, void *, void **, void **);
   CUresult (*streamCreate)(void **, unsigned);
   CUresult (*streamDestroy)(void *);
   CUresult (*streamSynchronize)(void *);
@@ -95,6 +116,7 @@ static bool cudaOpen(int device) {
   if (!faRtOpenDriver(kLibs, syms, sizeof syms / sizeof syms[0]))
     return false;
   *(void **)&cu.tensorMapEncodeTiled = faRtOptionalSymbol("cuTensorMapEncodeTiled"); /* CUDA 12 */
+  *(void **)&cu.launchKernelEx = faRtOptionalSymbol("cuLaunchKernelEx");             /* CUDA 12 */
   CUresult r;
   int count = 0;
   CUdevice dev;
@@ -139,15 +161,37 @@ static int cudaModuleGetFunction(void **f, void *m, const char *name) {
   return cu.moduleGetFunction(f, m, name);
 }
 
+/* Lets `f` take `smem` bytes of dynamic shared memory (above 48 KiB). */
+static int allowSharedMemory(void *f, int32_t smem) {
+  return smem > 48 * 1024
+             ? cu.funcSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)
+             : 0;
+}
+
 static int cudaLaunch(void *f, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by,
                       intptr_t bz, int32_t smem, void *stream, void **params, void **extra) {
-  if (smem > 48 * 1024) {
-    int r = cu.funcSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
-    if (r)
-      return r;
-  }
+  int r = allowSharedMemory(f, smem);
+  if (r)
+    return r;
   return cu.launchKernel(f, (unsigned)gx, (unsigned)gy, (unsigned)gz, (unsigned)bx,
                          (unsigned)by, (unsigned)bz, (unsigned)smem, stream, params, extra);
+}
+
+static int cudaLaunchCluster(void *f, intptr_t cx, intptr_t cy, intptr_t cz, intptr_t gx,
+                             intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
+                             int32_t smem, void *stream, void **params, void **extra) {
+  if (!cu.launchKernelEx)
+    return FA_RT_UNSUPPORTED;
+  int r = allowSharedMemory(f, smem);
+  if (r)
+    return r;
+  CUlaunchAttribute cluster = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+  cluster.value.clusterDim.x = (unsigned)cx;
+  cluster.value.clusterDim.y = (unsigned)cy;
+  cluster.value.clusterDim.z = (unsigned)cz;
+  CUlaunchConfig config = {(unsigned)gx, (unsigned)gy, (unsigned)gz, (unsigned)bx,
+                           (unsigned)by, (unsigned)bz, (unsigned)smem, stream, &cluster, 1};
+  return cu.launchKernelEx(&config, f, params, extra);
 }
 
 static int cudaStreamCreate(void **s) { return cu.streamCreate(s, CU_STREAM_NON_BLOCKING); }
@@ -204,6 +248,6 @@ static const FaRtDriver kCuda = {
     cudaStreamSynchronize, cudaStreamWaitEvent, cudaEventCreate, cudaEventDestroy,
     cudaEventRecord, cudaEventSynchronize, cudaEventElapsedMs, cudaMemAlloc, cudaMemFree,
     cudaMemcpyAsync, cudaMemset32Async, cudaMemset16Async, cudaIsDriverMemory,
-    cudaHostRegister, cudaHostUnregister, cudaTensorMapEncodeTiled};
+    cudaHostRegister, cudaHostUnregister, cudaTensorMapEncodeTiled, cudaLaunchCluster};
 
 const FaRtDriver *faRtGetDriver(void) { return &kCuda; }

@@ -50,6 +50,12 @@ typedef struct FaRtDriver {
                               const uint64_t *dims, const uint64_t *strides,
                               const uint32_t *box, int interleave, int swizzle,
                               int l2Promotion, int oobFill);
+  /* A launch in thread block clusters of cx x cy x cz blocks (sm_90:
+   * cuLaunchKernelEx with a cluster dimension); FA_RT_UNSUPPORTED where the
+   * driver has none (HIP, CUDA before 12). */
+  int (*launchCluster)(void *function, intptr_t cx, intptr_t cy, intptr_t cz, intptr_t gx,
+                       intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
+                       int32_t smem, void *stream, void **params, void **extra);
 } FaRtDriver;
 
 /* The status of a driver call the driver does not have. */

@@ -152,12 +152,20 @@ static int hipTensorMapEncodeTiled(void *map, int type, uint32_t rank, void *add
   return FA_RT_UNSUPPORTED;
 }
 
+static int hipLaunchCluster(void *f, intptr_t cx, intptr_t cy, intptr_t cz, intptr_t gx,
+                            intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
+                            int32_t smem, void *s, void **params, void **extra) {
+  (void)f, (void)cx, (void)cy, (void)cz, (void)gx, (void)gy, (void)gz, (void)bx, (void)by;
+  (void)bz, (void)smem, (void)s, (void)params, (void)extra;
+  return FA_RT_UNSUPPORTED;
+}
+
 static const FaRtDriver kHip = {
     "hip", hipErrorHostMemoryAlreadyRegistered, hipOpen, hipBindThread, hipErrorName,
     hipModuleLoad, hipModuleUnloadFn, hipModuleGetFunctionFn, hipLaunch, hipStreamCreateFn,
     hipStreamDestroyFn, hipStreamSynchronizeFn, hipStreamWaitEventFn, hipEventCreateFn, hipEventDestroyFn,
     hipEventRecordFn, hipEventSynchronizeFn, hipEventElapsedMs, hipMemAlloc, hipMemFree,
     hipMemcpyAsyncFn, hipMemset32Async, hipMemset16Async, hipIsDriverMemory,
-    hipHostRegisterFn, hipHostUnregisterFn, hipTensorMapEncodeTiled};
+    hipHostRegisterFn, hipHostUnregisterFn, hipTensorMapEncodeTiled, hipLaunchCluster};
 
 const FaRtDriver *faRtGetDriver(void) { return &kHip; }

@@ -100,6 +100,27 @@ FA_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, int
          "kernel launch");
 }
 
+/* MLIR's ABI for gpu.launch_func with clusters (sm_90 thread block
+ * clusters of cx x cy x cz blocks). */
+FA_RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t cy, intptr_t cz,
+                                          intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
+                                          intptr_t by, intptr_t bz, int32_t smem, void *stream,
+                                          void **params, void **extra) {
+  if (faRtFailed() || !ready())
+    return;
+  if (!function) {
+    faRtFail(-1, "launch of a kernel that was not loaded");
+    return;
+  }
+  int r = faRtGetDriver()->launchCluster(function, cx, cy, cz, gx, gy, gz, bx, by, bz, smem,
+                                         stream, params, extra);
+  if (r == FA_RT_UNSUPPORTED)
+    faRtFail(r, "the %s driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA "
+             "driver for CUDA 12 or newer", faRtGetDriver()->name);
+  else
+    failed(r, "cluster kernel launch");
+}
+
 /* A caller's stream that generated host code uses instead of its own
  * (fa-bench: device events around the calls). */
 static void *gStream;

@@ -65,6 +65,18 @@
  * the driver. A driver without
  * cuTensorMapEncodeTiled (before CUDA 12), a failing encode, HIP, a rank of 6:
  * a recorded failure and NULL.
+// Thread block clusters (gpu.launch_func with clusters: mgpuLaunchClusterKernel)
+// go through cuLaunchKernelEx with the grid, the block, the dynamic shared
+// memory and the cluster dimension; a driver without it (before CUDA 12) and
+// HIP: a recorded failure.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: fake-gpu: cuLaunchKernelEx grid (4,1,1) block (256,1,1) smem 65536
+// CLUSTER-NEXT: fake-gpu: cuLaunchKernelEx cluster (2,1,1)
+// CLUSTER: cluster: status 0
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu_notma fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
+// NOCLUSTER: cluster: status -2: the cuda driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA driver for CUDA 12 or newer
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPCLUSTER
+// HIPCLUSTER: cluster: status -2: the hip driver has no cuLaunchKernelEx
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda tma 2>&1 | FileCheck %s --check-prefix=TMA
 // TMA: fake-gpu: cuTensorMapEncodeTiled type 6 rank 2 dims 128x64 strides 272 box 64x64 element strides 1 swizzle 3 interleave 0 l2 0 oob 0
 // TMA-NEXT: fake-gpu: cuMemAlloc_v2 128 bytes
@@ -146,6 +158,9 @@ void *mgpuModuleLoad(void *data, size_t size);
 void *mgpuModuleLoadJIT(void *data, int optLevel);
 void mgpuModuleUnload(void *module);
 void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t cy, intptr_t cz, intptr_t gx,
+                             intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
+                             int32_t smem, void *stream, void **params, void **extra);
 void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
                       intptr_t by, intptr_t bz, int32_t smem, void *stream, void **params,
                       void **extra, size_t paramsCount);
@@ -217,7 +232,7 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
-                    "launch|fault|async|scratch|tma|tma-rank [KERNELS]\n", argv[0]);
+                    "launch|fault|async|scratch|tma|tma-rank|cluster [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -309,8 +324,19 @@ int main(int argc, char **argv) {
   if (strcmp(scenario, "missing-kernel") == 0)
     function = mgpuModuleGetFunction(module, "fa_test_missing");
   if (strcmp(scenario, "oom") == 0 || strcmp(scenario, "launch") == 0 ||
-      strcmp(scenario, "fault") == 0)
+      strcmp(scenario, "fault") == 0 || strcmp(scenario, "cluster") == 0)
     function = mgpuModuleGetFunction(module, "fa_test_fill");
+  if (strcmp(scenario, "cluster") == 0) { /* clusters of 2 blocks, 64 KiB each */
+    int32_t *device = mgpuMemAlloc(sizeof(int32_t) * kThreads * 4, stream, false);
+    void *args[] = {&device};
+    mgpuLaunchClusterKernel(function, 2, 1, 1, 4, 1, 1, kThreads, 1, 1, 64 * 1024, stream, args,
+                            NULL);
+    mgpuStreamSynchronize(stream);
+    mgpuMemFree(device, stream);
+    report(scenario);
+    /* Launched, or refused for want of cuLaunchKernelEx (status -2). */
+    return faRuntimeGetStatus() != 0 && faRuntimeGetStatus() != -2;
+  }
   if (strcmp(scenario, "launch") == 0) { /* more threads than a block may have */
     void *none = NULL, *args[] = {&none};
     mgpuLaunchKernel(function, 1, 1, 1, 4096, 1, 1, 0, stream, args, NULL, 1);
