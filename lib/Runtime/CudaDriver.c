@@ -1,5 +1,6 @@
 /* The CUDA driver API (libcuda.so.1, opened with dlopen) as an FaRtDriver.
  * Only the driver is needed at run time: no CUDA runtime, no toolkit. */
+#include "CudaLaunchConfig.h"
 #include "Driver.h"
 #include "RuntimeSupport.h"
 
@@ -18,28 +19,8 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_OPTIMIZATION_LEVEL = 7,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
-  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
 };
-
-/* cuLaunchKernelEx's arguments, laid out as cuda.h declares them. */
-typedef struct {
-  int id;
-  char pad[4];
-  union {
-    char bytes[64];
-    void *align;
-    struct {
-      unsigned x, y, z;
-    } clusterDim;
-  } value;
-} CUlaunchAttribute;
-typedef struct {
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void *hStream;
-  CUlaunchAttribute *attrs;
-  unsigned numAttrs;
-} CUlaunchConfig;
 
 static struct {
   CUresult (*init)(unsigned);

@@ -12,6 +12,8 @@
  * hipHostRegister (a driver too old); with FAKE_GPU_NO_TMA,
  * cuTensorMapEncodeTiled and cuLaunchKernelEx (a driver before CUDA 12).
  * cuLaunchKernelEx prints the launch and its cluster dimension. */
+#include "CudaLaunchConfig.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,30 +207,12 @@ EXPORT int cuMemsetD16Async(void *dst, unsigned short v, size_t n, void *s) {
   return 0;
 }
 #ifndef FAKE_GPU_NO_TMA
-/* cuLaunchKernelEx's arguments as cuda.h lays them out. */
-typedef struct {
-  int id;
-  char pad[4];
-  union {
-    char bytes[64];
-    void *align;
-    struct {
-      unsigned x, y, z;
-    } clusterDim;
-  } value;
-} FakeLaunchAttribute;
-typedef struct {
-  unsigned gx, gy, gz, bx, by, bz, smem;
-  void *stream;
-  FakeLaunchAttribute *attrs;
-  unsigned numAttrs;
-} FakeLaunchConfig;
-
-EXPORT int cuLaunchKernelEx(const FakeLaunchConfig *c, void *f, void **params, void **extra) {
+EXPORT int cuLaunchKernelEx(const CUlaunchConfig *c, void *f, void **params, void **extra) {
   FAKE_ENTRY(cuLaunchKernelEx);
-  launch("cuLaunchKernelEx", c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->smem);
+  launch("cuLaunchKernelEx", c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
+         c->blockDimZ, c->sharedMemBytes);
   for (unsigned i = 0; i < c->numAttrs; ++i)
-    if (c->attrs[i].id == 4) /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
+    if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
       fprintf(stderr, "fake-gpu: cuLaunchKernelEx cluster (%u,%u,%u)\n",
               c->attrs[i].value.clusterDim.x, c->attrs[i].value.clusterDim.y,
               c->attrs[i].value.clusterDim.z);
