@@ -10,7 +10,8 @@ swaps, line edits, splices), and runs each mutant through fa-opt:
   fuse    fa-opt --fa-fuse-attention=explain     (fusion and its remarks)
   verify  fa-opt --fa-verify on fuse's output    (the result must verify)
   cpu     fa-opt --fa-to-cpu                     (the whole cpu pipeline)
-  nvvm, rocdl (with --targets)                   (slower; optional)
+  nvvm, sm90a, rocdl (with --targets)            (slower; optional; sm90a:
+                                                 fa-to-nvvm{chip=sm_90a}, the Hopper kernel)
 
 Outcomes of a mutant: `rejected` (fa-opt or mlir-opt refuses the input: most
 mutants), `ok`, or a finding:
@@ -303,7 +304,10 @@ class Tools:
     def stages(self):
         yield "fuse", ["--fa-fuse-attention=explain"]
         for t in ["cpu"] + self.targets:
-            yield t, ["--fa-to-" + t]
+            if t == "sm90a":  # the Hopper kernel
+                yield t, ["--pass-pipeline=builtin.module(fa-to-nvvm{chip=sm_90a})"]
+            else:
+                yield t, ["--fa-to-" + t]
 
 
 def failure(stage, rc):
@@ -393,7 +397,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=0, help="stop after this long")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=20, help="per tool run")
-    ap.add_argument("--targets", nargs="*", default=[], choices=["nvvm", "rocdl"])
+    ap.add_argument("--targets", nargs="*", default=[], choices=["nvvm", "sm90a", "rocdl"])
     ap.add_argument("--no-generic", action="store_true", help="skip generic-form seeds")
     ap.add_argument("--out", help="directory for findings (mutant and minimised input)")
     ap.add_argument("--max-minimise", type=int, default=20, help="findings to minimise")
