@@ -45,8 +45,9 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 
          sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
   sanitize $c model.so
 done
-# The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its own inputs (hopper_2, D = 256, as hopper_0).
-for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5; do
+# The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its own inputs (hopper_2, D = 256, as hopper_0;
+# hopper_10: the few-keys kernel zeroing V rows past kv_len).
+for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

@@ -98,3 +98,13 @@ func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64x
       : (tensor<1x2x130x64xf16>, tensor<1x2x1700x64xf16>, tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16>
   return %o : tensor<1x2x130x64xf16>
 }
+
+// -----
+
+// kv_len without a bias at D = 64 with few keys: the one-consumer kernel zeroes
+// the V rows past kv_len in its last tile (its 128 threads, named barrier 8).
+func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x100x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
+      : (tensor<2x2x100x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x100x64xf16>
+  return %o : tensor<2x2x100x64xf16>
+}
