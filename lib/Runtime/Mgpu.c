@@ -86,16 +86,22 @@ FA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   return f;
 }
 
+/* Whether a launch of `function` may go ahead: no failure recorded (that
+ * one is already reported), a driver, a loaded kernel. */
+static bool launchable(void *function) {
+  if (faRtFailed() || !ready())
+    return false;
+  if (!function)
+    faRtFail(-1, "launch of a kernel that was not loaded");
+  return function != NULL;
+}
+
 FA_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, intptr_t gz,
                                    intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
                                    void *stream, void **params, void **extra,
                                    size_t paramsCount) {
-  if (faRtFailed() || !ready())
-    return; /* the failure that stopped us is already reported */
-  if (!function) {
-    faRtFail(-1, "launch of a kernel that was not loaded");
+  if (!launchable(function))
     return;
-  }
   failed(faRtGetDriver()->launch(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
          "kernel launch");
 }
@@ -106,12 +112,8 @@ FA_RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t 
                                           intptr_t gx, intptr_t gy, intptr_t gz, intptr_t bx,
                                           intptr_t by, intptr_t bz, int32_t smem, void *stream,
                                           void **params, void **extra) {
-  if (faRtFailed() || !ready())
+  if (!launchable(function))
     return;
-  if (!function) {
-    faRtFail(-1, "launch of a kernel that was not loaded");
-    return;
-  }
   int r = faRtGetDriver()->launchCluster(function, cx, cy, cz, gx, gy, gz, bx, by, bz, smem,
                                          stream, params, extra);
   if (r == FA_RT_UNSUPPORTED)
@@ -420,12 +422,11 @@ typedef struct {
   int32_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
 } TensorMapKey;
 
-/* Encoded maps in device memory, shared by identical maps (host code encodes
- * the same tensors' maps on every call), each with what it was encoded from
- * so a repeated request skips the driver: MAX slots reused round robin. */
+/* Encoded maps in device memory, each with what it was encoded from, so a
+ * repeated request (host code encodes the same tensors' maps on every call)
+ * shares the copy and skips the driver: MAX slots reused round robin. */
 #define FA_RT_MAX_TENSOR_MAPS 64
 typedef struct {
-  unsigned char map[128];
   TensorMapKey key;
   void *device;
 } TensorMapSlot;
@@ -444,29 +445,22 @@ static void *tensorMapLookup(const TensorMapKey *key) {
   return device;
 }
 
-/* The device copy of `map` (encoded from `key`): a shared one, or a slot
- * (re)filled with it. */
+/* The device copy of `map` (encoded from `key`): a slot (re)filled with it. */
 static void *tensorMapToDevice(const unsigned char map[128], const TensorMapKey *key) {
   void *device = NULL;
   pthread_mutex_lock(&gTensorMapLock);
-  for (int i = 0; i < FA_RT_MAX_TENSOR_MAPS && !device; ++i)
-    if (gTensorMaps[i].device && memcmp(gTensorMaps[i].map, map, 128) == 0)
-      device = gTensorMaps[i].device;
-  if (!device) {
-    TensorMapSlot *slot = &gTensorMaps[gTensorMapNext];
-    if (slot->device) /* a kernel in flight may still read the old map */
-      failed(faRtGetDriver()->streamSynchronize(gStream), "a kernel (stream synchronize)");
-    else if (failed(faRtGetDriver()->memAlloc(&slot->device, 128, false),
-                    "allocating a tensor map"))
-      slot->device = NULL;
-    if (slot->device &&
-        !failed(faRtGetDriver()->memcpyAsync(slot->device, map, 128, gStream),
-                "copying a tensor map")) {
-      memcpy(slot->map, map, 128);
-      slot->key = *key;
-      device = slot->device;
-      gTensorMapNext = (gTensorMapNext + 1) % FA_RT_MAX_TENSOR_MAPS;
-    }
+  TensorMapSlot *slot = &gTensorMaps[gTensorMapNext];
+  if (slot->device) /* a kernel in flight may still read the old map */
+    failed(faRtGetDriver()->streamSynchronize(gStream), "a kernel (stream synchronize)");
+  else if (failed(faRtGetDriver()->memAlloc(&slot->device, 128, false),
+                  "allocating a tensor map"))
+    slot->device = NULL;
+  if (slot->device &&
+      !failed(faRtGetDriver()->memcpyAsync(slot->device, map, 128, gStream),
+              "copying a tensor map")) {
+    slot->key = *key;
+    device = slot->device;
+    gTensorMapNext = (gTensorMapNext + 1) % FA_RT_MAX_TENSOR_MAPS;
   }
   pthread_mutex_unlock(&gTensorMapLock);
   return device;
