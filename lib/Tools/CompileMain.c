@@ -8,6 +8,7 @@
 #include "fa-c/Compile.h"
 
 #include "Tools.h"
+#include "../Transforms/Lowering.h"
 
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
@@ -226,12 +227,12 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
                     "%s not written\n", source->name, o->output);
   if (o->exportKernels) {
     /* The same kernels as the target's pipeline makes: tensor cores on NVIDIA. */
-    const char *lower = runtime == NULL                      ? "fa-lower-attention{target=cpu}"
-                        : strcmp(o->target, "sm_90a") == 0    ? "fa-lower-attention{target=nvvm-sm90a}"
-                        : strncmp(o->target, "sm_", 3) == 0   ? "fa-lower-attention{target=nvvm}"
-                                                              : "fa-lower-attention{target=gpu}";
+    const char *target = runtime == NULL                    ? "cpu"
+                         : strncmp(o->target, "sm_", 3) == 0 ? faTargetNameOfChip(o->target)
+                                                             : "gpu";
     char text[160];
-    snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,%s", lower);
+    snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,fa-lower-attention{target=%s}",
+             target);
     ok = faModuleRunPipeline(op, text);
     if (ok)
       markEntryPoints(op, true);

@@ -13,6 +13,7 @@
 #include "mlir-c/Support.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* cpu: loops; gpu: any GPU, scalar SPMD code (NVVM and ROCDL); nvvm: NVIDIA
  * from sm_80, tensor cores (mma.sync) where the op allows, gpu otherwise. */
@@ -22,6 +23,12 @@ typedef enum { FA_TARGET_CPU, FA_TARGET_GPU, FA_TARGET_NVVM, FA_TARGET_NVVM_SM90
 static inline bool faTargetIsGpu(FaTarget target) { return target != FA_TARGET_CPU; }
 static inline bool faTargetIsNvvm(FaTarget target) {
   return target == FA_TARGET_NVVM || target == FA_TARGET_NVVM_SM90A;
+}
+
+/* The lowering target (its option text) of an NVIDIA chip: nvvm-sm90a for
+ * sm_90a (the Hopper kernel), nvvm for the others. */
+static inline const char *faTargetNameOfChip(const char *chip) {
+  return strcmp(chip, "sm_90a") == 0 ? "nvvm-sm90a" : "nvvm";
 }
 
 /* Parses "" (cpu), "target=cpu", "target=gpu", "target=nvvm" or

@@ -1,5 +1,6 @@
 /* The table of our passes and named pipelines, for lookup by name (pipeline
  * text, fa-opt flags, --help, the mlir-opt plugin). */
+#include "Lowering.h"
 #include "PassSupport.h"
 #include "Passes.h"
 
@@ -177,7 +178,8 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
     return mlirLogicalResultFailure();
   /* sm_90a: the Hopper kernel, whose host code makes TMA tensor maps
    * (nvgpu.tma.create.descriptor, lowered on the host too). */
-  bool hopper = strcmp(chip, "sm_90a") == 0;
+  const char *target = faTargetNameOfChip(chip);
+  bool hopper = strcmp(target, "nvvm-sm90a") == 0;
   char text[4096];
   snprintf(text, sizeof text,
            FA_GPU_PREFIX("%s") "nvvm-attach-target{chip=%s features=+ptx80 O=3},"
@@ -185,7 +187,7 @@ static MlirLogicalResult buildFaToNvvm(MlirOpPassManager pm, MlirStringRef optio
            "convert-gpu-to-nvvm,"
            "reconcile-unrealized-casts),%s"
            "convert-scf-to-cf,gpu-to-llvm,gpu-module-to-binary{format=isa toolkit=%s}," FA_CPU_TO_LLVM,
-           hopper ? "nvvm-sm90a" : "nvvm", hopper ? "nvvm-sm90a" : "nvvm", "", chip,
+           target, target, "", chip,
            hopper ? "expand-strided-metadata,convert-nvgpu-to-nvvm," : "", cuda);
   return faOpPassManagerAddPipeline(pm, mlirStringRefCreateFromCString(text), errorCallback,
                                     userData);
