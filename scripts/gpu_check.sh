@@ -2,7 +2,8 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck, racecheck and synccheck on 15 attention cases (both kernels).
+# memcheck, racecheck and synccheck on 15 cases of the mma.sync kernels (sm_90)
+# and 6 of the Hopper kernel (sm_90a).
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -45,8 +46,9 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 
          sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
   sanitize $c model.so
 done
-# The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its own inputs (hopper_2, D = 256, as hopper_0;
-# hopper_10: the few-keys kernel zeroing V rows past kv_len).
+# The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
+# with tails, causal with lse (few keys), fully masked rows with f32 O, bias with kv_len, Dv != D,
+# and kv_len with few keys (the V zeroing of the one-consumer kernel).
 for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10; do
   sanitize $c model_sm90a.so
 done

@@ -2,6 +2,7 @@
 import glob
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -37,7 +38,6 @@ if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
     # Hopper (compute capability 9.0) runs the sm_90a models: REQUIRES: cuda-hopper.
     try:
-        import subprocess
         cap = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=30).stdout.split()
         if cap and cap[0].strip() == "9.0":

@@ -65,18 +65,6 @@
  * the driver. A driver without
  * cuTensorMapEncodeTiled (before CUDA 12), a failing encode, HIP, a rank of 6:
  * a recorded failure and NULL.
-// Thread block clusters (gpu.launch_func with clusters: mgpuLaunchClusterKernel)
-// go through cuLaunchKernelEx with the grid, the block, the dynamic shared
-// memory and the cluster dimension; a driver without it (before CUDA 12) and
-// HIP: a recorded failure.
-// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=CLUSTER
-// CLUSTER: fake-gpu: cuLaunchKernelEx grid (4,1,1) block (256,1,1) smem 65536
-// CLUSTER-NEXT: fake-gpu: cuLaunchKernelEx cluster (2,1,1)
-// CLUSTER: cluster: status 0
-// RUN: env FA_RUNTIME_DRIVER=%fake_gpu_notma fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
-// NOCLUSTER: cluster: status -2: the cuda driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA driver for CUDA 12 or newer
-// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPCLUSTER
-// HIPCLUSTER: cluster: status -2: the hip driver has no cuLaunchKernelEx
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda tma 2>&1 | FileCheck %s --check-prefix=TMA
 // TMA: fake-gpu: cuTensorMapEncodeTiled type 6 rank 2 dims 128x64 strides 272 box 64x64 element strides 1 swizzle 3 interleave 0 l2 0 oob 0
 // TMA-NEXT: fake-gpu: cuMemAlloc_v2 128 bytes
@@ -94,6 +82,19 @@
 // HIPTMA: tma: status -2: the hip driver has no cuTensorMapEncodeTiled
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda tma-rank 2>&1 | FileCheck %s --check-prefix=TMARANK
 // TMARANK: tma-rank: status -1: a tensor map of rank 6 and data type 6: TMA takes ranks 1 to 5 and types 0 to 12
+ *
+ * Thread block clusters (gpu.launch_func with clusters: mgpuLaunchClusterKernel)
+ * go through cuLaunchKernelEx with the grid, the block, the dynamic shared
+ * memory and the cluster dimension; a driver without it (before CUDA 12) and
+ * HIP: a recorded failure.
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER: fake-gpu: cuLaunchKernelEx grid (4,1,1) block (256,1,1) smem 65536
+// CLUSTER-NEXT: fake-gpu: cuLaunchKernelEx cluster (2,1,1)
+// CLUSTER: cluster: status 0
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu_notma fa-rt-errors-cuda cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
+// NOCLUSTER: cluster: status -2: the cuda driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA driver for CUDA 12 or newer
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPCLUSTER
+// HIPCLUSTER: cluster: status -2: the hip driver has no cuLaunchKernelEx
  *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
