@@ -48,8 +48,9 @@ for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
 # with tails, causal with lse (few keys), fully masked rows with f32 O, bias with kv_len, Dv != D,
-# and kv_len with few keys (the V zeroing of the one-consumer kernel).
-for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10; do
+# kv_len with few keys (the V zeroing of the one-consumer kernel), and the persistent kernel
+# (workgroups of several work items) with kv_len and lse, and with f32 O.
+for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_11 hopper_12; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

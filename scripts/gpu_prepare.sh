@@ -40,6 +40,7 @@ for f in $T/*.mlir; do
   case $name in model_half_encoder_padmask*) extra="$extra --int-max=1";; esac
   case $name in model_half_kv_decode*) extra="$extra --int-max=47";; esac
   case $name in split-keys_*) extra="--int-max=800";; esac
+  extra="$extra $(sed -n 's|^// gpu-check-args: ||p' $f)"
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
   $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
   $B/tools/fa-compile --target=sm_90a $f -o $dir/model_sm90a.so

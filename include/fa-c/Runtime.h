@@ -13,6 +13,7 @@
 #define FA_C_RUNTIME_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,9 @@ void faRuntimeSetStream(void *stream);
 /// after the calls) before it reads any result. For arguments in device
 /// memory only. Off by default. For timing launches back to back.
 void faRuntimeSetLaunchesAsync(bool async);
+/// The device's multiprocessors (SMs), which size the grids of persistent
+/// kernels (generated host code calls it); 1 after recording a failure.
+int32_t faRuntimeGetMultiprocessorCount(void);
 /// Name of the driver behind this runtime ("cuda" or "hip").
 const char *faRuntimeGetBackendName(void);
 

@@ -19,6 +19,7 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_OPTIMIZATION_LEVEL = 7,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
 };
 
@@ -26,6 +27,7 @@ static struct {
   CUresult (*init)(unsigned);
   CUresult (*deviceGetCount)(int *);
   CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetAttribute)(int *, int, CUdevice);
   CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*ctxSetCurrent)(CUcontext);
   CUresult (*getErrorName)(CUresult, const char **);
@@ -60,6 +62,7 @@ static struct {
 } cu;
 
 static CUcontext gContext;
+static CUdevice gCuDevice;
 
 static bool cudaOpen(int device) {
   static const char *const kLibs[] = {"libcuda.so.1", "libcuda.so", NULL};
@@ -67,6 +70,7 @@ static bool cudaOpen(int device) {
       {"cuInit", (void **)&cu.init},
       {"cuDeviceGetCount", (void **)&cu.deviceGetCount},
       {"cuDeviceGet", (void **)&cu.deviceGet},
+      {"cuDeviceGetAttribute", (void **)&cu.deviceGetAttribute},
       {"cuDevicePrimaryCtxRetain", (void **)&cu.primaryCtxRetain},
       {"cuCtxSetCurrent", (void **)&cu.ctxSetCurrent},
       {"cuGetErrorName", (void **)&cu.getErrorName},
@@ -100,7 +104,7 @@ static bool cudaOpen(int device) {
   *(void **)&cu.launchKernelEx = faRtOptionalSymbol("cuLaunchKernelEx");             /* CUDA 12 */
   CUresult r;
   int count = 0;
-  CUdevice dev;
+  CUdevice dev = 0;
   if ((r = cu.init(0)) != 0) {
     faRtFail(r, "cuInit failed (%d): no usable NVIDIA driver or GPU", r);
     return false;
@@ -117,6 +121,7 @@ static bool cudaOpen(int device) {
     faRtFail(r, "cannot open CUDA device %d (status %d)", device, r);
     return false;
   }
+  gCuDevice = dev;
   return true;
 }
 
@@ -223,12 +228,17 @@ static int cudaTensorMapEncodeTiled(void *map, int type, uint32_t rank, void *ad
                                  interleave, swizzle, l2Promotion, oobFill);
 }
 
+static int cudaMultiprocessorCount(int *count) {
+  return cu.deviceGetAttribute(count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, gCuDevice);
+}
+
 static const FaRtDriver kCuda = {
     "cuda", CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, cudaOpen, cudaBindThread, cudaErrorName,
     cudaModuleLoad, cudaModuleUnload, cudaModuleGetFunction, cudaLaunch, cudaStreamCreate, cudaStreamDestroy,
     cudaStreamSynchronize, cudaStreamWaitEvent, cudaEventCreate, cudaEventDestroy,
     cudaEventRecord, cudaEventSynchronize, cudaEventElapsedMs, cudaMemAlloc, cudaMemFree,
     cudaMemcpyAsync, cudaMemset32Async, cudaMemset16Async, cudaIsDriverMemory,
-    cudaHostRegister, cudaHostUnregister, cudaTensorMapEncodeTiled, cudaLaunchCluster};
+    cudaHostRegister, cudaHostUnregister, cudaTensorMapEncodeTiled, cudaLaunchCluster,
+    cudaMultiprocessorCount};
 
 const FaRtDriver *faRtGetDriver(void) { return &kCuda; }

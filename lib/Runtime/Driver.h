@@ -56,6 +56,9 @@ typedef struct FaRtDriver {
   int (*launchCluster)(void *function, intptr_t cx, intptr_t cy, intptr_t cz, intptr_t gx,
                        intptr_t gy, intptr_t gz, intptr_t bx, intptr_t by, intptr_t bz,
                        int32_t smem, void *stream, void **params, void **extra);
+  /* The device's multiprocessors (SMs; CUs); FA_RT_UNSUPPORTED where this
+   * runtime does not ask (HIP: no kernel of ours needs it there). */
+  int (*multiprocessorCount)(int *count);
 } FaRtDriver;
 
 /* The status of a driver call the driver does not have. */

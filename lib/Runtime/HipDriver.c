@@ -160,12 +160,18 @@ static int hipLaunchCluster(void *f, intptr_t cx, intptr_t cy, intptr_t cz, intp
   return FA_RT_UNSUPPORTED;
 }
 
+static int hipMultiprocessorCount(int *count) {
+  (void)count;
+  return FA_RT_UNSUPPORTED;
+}
+
 static const FaRtDriver kHip = {
     "hip", hipErrorHostMemoryAlreadyRegistered, hipOpen, hipBindThread, hipErrorName,
     hipModuleLoad, hipModuleUnloadFn, hipModuleGetFunctionFn, hipLaunch, hipStreamCreateFn,
     hipStreamDestroyFn, hipStreamSynchronizeFn, hipStreamWaitEventFn, hipEventCreateFn, hipEventDestroyFn,
     hipEventRecordFn, hipEventSynchronizeFn, hipEventElapsedMs, hipMemAlloc, hipMemFree,
     hipMemcpyAsyncFn, hipMemset32Async, hipMemset16Async, hipIsDriverMemory,
-    hipHostRegisterFn, hipHostUnregisterFn, hipTensorMapEncodeTiled, hipLaunchCluster};
+    hipHostRegisterFn, hipHostUnregisterFn, hipTensorMapEncodeTiled, hipLaunchCluster,
+    hipMultiprocessorCount};
 
 const FaRtDriver *faRtGetDriver(void) { return &kHip; }

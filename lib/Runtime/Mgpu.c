@@ -123,6 +123,22 @@ FA_RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t 
     failed(r, "cluster kernel launch");
 }
 
+FA_RT_EXPORT int32_t faRuntimeGetMultiprocessorCount(void) {
+  static int cached; /* of the device the runtime opened (once) */
+  if (cached > 0 || !ready())
+    return cached > 0 ? cached : 1;
+  int count = 0;
+  int r = faRtGetDriver()->multiprocessorCount(&count);
+  if (r == FA_RT_UNSUPPORTED)
+    faRtFail(r, "the %s runtime does not count the device's multiprocessors",
+             faRtGetDriver()->name);
+  else if (!failed(r, "asking the device's multiprocessor count") && count < 1)
+    faRtFail(-1, "the device reports %d multiprocessors", count);
+  else if (!r)
+    cached = count;
+  return cached > 0 ? cached : 1;
+}
+
 /* A caller's stream that generated host code uses instead of its own
  * (fa-bench: device events around the calls). */
 static void *gStream;

@@ -3,6 +3,8 @@
 
 #include "Builders.h"
 
+#include "mlir-c/BuiltinAttributes.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,17 @@ void faTextAppendAttribute(FaText *t, MlirAttribute attr) {
   mlirAttributePrint(attr, faTextAppendStringRef, t);
 }
 
+/* Whether `op` declares a function (no body) that `table` already has. */
+static bool isDeclarationIn(MlirSymbolTable table, MlirOperation op) {
+  if (!faOpIsA(op, "func.func") ||
+      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
+    return false;
+  MlirAttribute name =
+      mlirOperationGetAttributeByName(op, mlirSymbolTableGetSymbolAttributeName());
+  return !mlirAttributeIsNull(name) &&
+         !mlirOperationIsNull(mlirSymbolTableLookup(table, mlirStringAttrGetValue(name)));
+}
+
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirModule parsed =
@@ -69,12 +82,16 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
     return mlirLogicalResultFailure();
   MlirBlock from = mlirModuleGetBody(parsed);
   MlirBlock to = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirSymbolTable table = mlirSymbolTableCreate(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    mlirOperationRemoveFromParent(op);
-    mlirBlockAppendOwnedOperation(to, op);
+    if (!isDeclarationIn(table, op)) {
+      mlirOperationRemoveFromParent(op);
+      mlirBlockAppendOwnedOperation(to, op);
+    }
     op = next;
   }
+  mlirSymbolTableDestroy(table);
   mlirModuleDestroy(parsed);
   return mlirLogicalResultSuccess();
 }

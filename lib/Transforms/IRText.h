@@ -27,7 +27,9 @@ void faTextAppendType(FaText *t, MlirType type);
 void faTextAppendAttribute(FaText *t, MlirAttribute attr);
 
 /* Parses `text` as the body of a module (type aliases and ops) in the
- * context of `module` and moves the ops to the end of `module`'s body.
+ * context of `module` and moves the ops to the end of `module`'s body, but
+ * for declarations of functions `module` already has (runtime functions
+ * that several kernels call).
  * Parse errors go to the context's diagnostic handlers. */
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text);
 

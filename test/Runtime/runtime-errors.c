@@ -6,7 +6,8 @@
  * GPU.
  *
  * Exit status 0: the scenario went as a test expects it to (run, register:
- * no failure; every other scenario: a failure was recorded).
+ * no failure; sms: either, the checks read it; every other scenario: a
+ * failure was recorded).
  *
  * No driver library, a driver without an entry point, no device, a device
  * that is not there:
@@ -95,6 +96,17 @@
 // NOCLUSTER: cluster: status -2: the cuda driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA driver for CUDA 12 or newer
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip cluster %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=HIPCLUSTER
 // HIPCLUSTER: cluster: status -2: the hip driver has no cuLaunchKernelEx
+ *
+ * The multiprocessor count that sizes persistent grids: the driver's, else 1
+ * with a recorded failure (a failing query; HIP, where no kernel asks):
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda sms 2>&1 | FileCheck %s --check-prefix=SMS
+// SMS: sms: 132 multiprocessors, twice 132
+// SMS-NEXT: sms: status 0
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuDeviceGetAttribute:1 fa-rt-errors-cuda sms 2>&1 | FileCheck %s --check-prefix=SMSFAIL
+// SMSFAIL: sms: 1 multiprocessors, twice 1
+// SMSFAIL: sms: status 1: asking the device's multiprocessor count failed: CUDA_ERROR_INVALID_VALUE (1)
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip sms 2>&1 | FileCheck %s --check-prefix=HIPSMS
+// HIPSMS: sms: status -2: the hip runtime does not count the device's multiprocessors
  *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuModuleLoadDataEx:218 fa-rt-errors-cuda bad-binary 2>&1 | FileCheck %s --check-prefix=BADBIN
@@ -233,7 +245,7 @@ static void *runFill(void *module, void *stream, int32_t *host) {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s open|run|register|bad-binary|missing-kernel|oom|oom-huge|"
-                    "launch|fault|async|scratch|tma|tma-rank|cluster [KERNELS]\n", argv[0]);
+                    "launch|fault|async|scratch|tma|tma-rank|cluster|sms [KERNELS]\n", argv[0]);
     return 2;
   }
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with the runtime's stderr */
@@ -247,7 +259,7 @@ int main(int argc, char **argv) {
   void *module = NULL, *function = NULL;
   /* The scenarios that need no module. */
   static const char *const kNoModule[] = {"open", "oom-huge", "register", "scratch", "tma",
-                                          "tma-rank"};
+                                          "tma-rank", "sms"};
   bool needsModule = true;
   for (size_t i = 0; i < sizeof kNoModule / sizeof kNoModule[0]; ++i)
     needsModule = needsModule && strcmp(scenario, kNoModule[i]) != 0;
@@ -255,6 +267,12 @@ int main(int argc, char **argv) {
     module = loadModule(data, size);
   const size_t bytes = 1024;
   unsigned char *buffer = NULL;
+  if (strcmp(scenario, "sms") == 0) { /* the second call asks the cache */
+    int32_t first = faRuntimeGetMultiprocessorCount();
+    printf("sms: %d multiprocessors, twice %d\n", first, faRuntimeGetMultiprocessorCount());
+    report(scenario);
+    return 0;
+  }
   if (strcmp(scenario, "register") == 0) {
     char host[64];
     mgpuMemHostRegister(host, sizeof host);

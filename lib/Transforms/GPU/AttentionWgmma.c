@@ -10,21 +10,29 @@
 
 #include <stdio.h>
 
+
 #include "mlir-c/BuiltinTypes.h"
 
 /* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
  * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
- * SM}; two stages of K and V. Of the rows of a head dim the first whose keys
+ * SM, persistent}; two stages of K and V. A persistent kernel (without a
+ * causal mask, whose items of unequal length a static schedule balances
+ * worse than the hardware's) runs as many workgroups as fit the device at
+ * once, each walking work items: the next one's Q and K / V load while the
+ * last one's O is stored (bench/tune_wgmma.txt, step 13). Of the rows of a head dim the first whose keys
  * fit is taken (measured: bench/tune_wgmma.txt, step 8): with few keys a
  * workgroup's prologue (Q, the first S and its softmax) and epilogue (the
  * last P V, O) are a large part of its time, and small workgroups, several
  * per SM, overlap them with each other's loops. */
 typedef struct {
   int64_t maxD, maxKeys, bn, consumers, ctas;
+  bool persistent;
 } WgmmaTileRow;
 
-static const WgmmaTileRow kWgmmaTiles[] = {
-    {64, 1536, 96, 1, 3}, {64, 0, 128, 3, 1}, {128, 0, 128, 2, 1}, {256, 0, 64, 2, 1}};
+static const WgmmaTileRow kWgmmaTiles[] = {{64, 1536, 96, 1, 3, false},
+                                           {64, 0, 128, 3, 1, false},
+                                           {128, 0, 128, 2, 1, true},
+                                           {256, 0, 64, 2, 1, false}};
 enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
 
 /* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
@@ -55,19 +63,38 @@ static int64_t stageBytes(const FaAttentionKernel *k) {
   return (chunks(k->d) + chunks(k->dv)) * k->bn * 128;
 }
 
-/* Q | stages | mbarriers (qfull, then four per stage). */
-static int64_t barOffset(const FaAttentionKernel *k) {
-  return qBytes(k) + k->stages * stageBytes(k);
-}
+static int64_t oBytes(const FaAttentionKernel *k) { return chunks(k->dv) * k->bm * 128; }
 
-static int64_t smemBytes(const FaAttentionKernel *k) {
-  return barOffset(k) + 8 * (1 + 4 * k->stages);
-}
+/* mbarriers: qfull, four per stage, qempty. */
+static int64_t barBytes(const FaAttentionKernel *k) { return 8 * (2 + 4 * k->stages); }
 
-static bool smemFits(const FaAttentionKernel *w) {
-  int64_t bytes = smemBytes(w);
+static bool smemFitsBytes(const FaAttentionKernel *w, int64_t bytes) {
   return bytes <= WG_SMEM_LIMIT && w->ctasPerSm * (bytes + 1024) <= WG_SMEM_SM;
 }
+
+/* Whether O is stored with TMA through a buffer of its own (else through
+ * Q's, after the item's last S; else without TMA): where its type is Q's and
+ * the buffer fits. With its own buffer the next item's Q loads while O is
+ * stored. */
+static bool ownOBuffer(const FaAttentionKernel *w) {
+  int64_t bytes = qBytes(w) + w->stages * stageBytes(w) + oBytes(w) + barBytes(w);
+  return mlirTypeEqual(w->outElt, w->elt) && smemFitsBytes(w, bytes);
+}
+
+static bool tmaStore(const FaAttentionKernel *w) {
+  return mlirTypeEqual(w->outElt, w->elt) && (ownOBuffer(w) || w->dv <= w->d);
+}
+
+/* Q | stages | O (its own buffer) | mbarriers. */
+static int64_t oOffset(const FaAttentionKernel *k) { return qBytes(k) + k->stages * stageBytes(k); }
+
+static int64_t barOffset(const FaAttentionKernel *k) {
+  return oOffset(k) + (ownOBuffer(k) ? oBytes(k) : 0);
+}
+
+static int64_t smemBytes(const FaAttentionKernel *k) { return barOffset(k) + barBytes(k); }
+
+static bool smemFits(const FaAttentionKernel *w) { return smemFitsBytes(w, smemBytes(w)); }
 
 static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d : k->dv; }
 
@@ -174,7 +201,10 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "K_BYTES", (long)(chunks(w->d) * w->bn * 128));
   faTemplateVarsSetInt(vars, "V_BYTES", (long)(chunks(w->dv) * w->bn * 128));
   faTemplateVarsSetInt(vars, "OFF_KV", (long)qBytes(w));
+  faTemplateVarsSetInt(vars, "OFF_O", ownOBuffer(w) ? (long)oOffset(w) : 0);
   faTemplateVarsSetInt(vars, "OFF_BAR", (long)barOffset(w));
+  /* qempty's index among the mbarriers (after qfull and four per stage). */
+  faTemplateVarsSetInt(vars, "QEMPTY", 4 * (long)w->stages + 1);
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(w));
 }
 
@@ -206,8 +236,9 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   setLayout(&vars, &w);
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
   faAttentionMmaSetFragments(&vars, &w, 1);
-  /* O through Q's buffer and TMA: O of the input type that fits it. */
-  faTemplateVarsSetFlag(&vars, "TMA_STORE", mlirTypeEqual(w.outElt, w.elt) && w.dv <= w.d);
+  faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
+  faTemplateVarsSetFlag(&vars, "O_IN_Q", tmaStore(&w) && !ownOBuffer(&w));
+  faTemplateVarsSetFlag(&vars, "PERSISTENT", row->persistent && !w.causal);
   bool bias = w.biasElt.ptr != NULL;
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",

@@ -38,6 +38,11 @@
 !{{P}}omap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x64x64x{{OE}}, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !{{P}}kvmap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BN}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 
+//#if PERSISTENT
+// The runtime's count of the device's SMs (fa-c/Runtime.h).
+func.func private @faRuntimeGetMultiprocessorCount() -> i32
+
+//#endif
 memref.global "public" @{{NAME}}_smem : memref<0xi8, #{{P}}ws> {alignment = 1024 : i64}
 
 func.func private @{{NAME}}({{ARGS}}) {
@@ -79,79 +84,43 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#endif
   %kmp = builtin.unrealized_conversion_cast %kmap : !{{P}}kvmap to !llvm.ptr
   %vmp = builtin.unrealized_conversion_cast %vmap : !{{P}}kvmap to !llvm.ptr
-//#if CAUSAL
-  // Under a causal mask later query tiles visit more key tiles: workgroups are
-  // numbered longest first over all (batch, head) pairs, in chunks of pairs
-  // whose K and V fit {{L2_BUDGET}} bytes of L2 (as the mma.sync kernel).
+  // Work items are (query tile, batch, head) triples, %tile = 0 .. B Hq MT - 1
+  // (attention_wgmma_tile), a workgroup each; persistent: at most
+  // {{CTAS_PER_SM}} workgroup(s) per SM of the device, and workgroup %bid
+  // takes items %bid, %bid + %gx, ... (its next Q and K / V load during its
+  // epilogue).
   %BH = arith.muli %B, %Hq : index
   %nblk = arith.muli %BH, %MT : index
+//#if PERSISTENT
+  %sms32 = func.call @faRuntimeGetMultiprocessorCount() : () -> i32
+  %sms = arith.index_cast %sms32 : i32 to index
+  %perSm = arith.constant {{CTAS_PER_SM}} : index
+  %cap = arith.muli %sms, %perSm : index
+  %grid = arith.minui %nblk, %cap : index
+//#else
+  %grid = arith.addi %nblk, %c0 : index
+//#endif
+//#if CAUSAL
   %kvrow = arith.constant {{KV_ROW_BYTES}} : index
   %kvhead = arith.muli %N, %kvrow : index
   %kvhead1 = arith.maxui %kvhead, %c1 : index
   %l2 = arith.constant {{L2_BUDGET}} : index
   %perChunk0 = arith.divui %l2, %kvhead1 : index
   %perChunk = arith.maxui %perChunk0, %c1 : index
-  gpu.launch blocks(%lin, %u1, %u2) in (%gx = %nblk, %gy = %c1, %gz = %c1)
-             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
-             dynamic_shared_memory_size %smem {
-  scf.execute_region {
-    %chunkLen = arith.muli %perChunk, %MT : index
-    %chunkIdx = arith.divui %lin, %chunkLen : index
-    %inChunk = arith.remui %lin, %chunkLen : index
-    %bh0 = arith.muli %chunkIdx, %perChunk : index
-    %bhLeft = arith.subi %BH, %bh0 : index
-    %cw = arith.minui %perChunk, %bhLeft : index
-    %mt = arith.divui %inChunk, %cw : index
-    %bhIn = arith.remui %inChunk, %cw : index
-    %bh = arith.addi %bh0, %bhIn : index
-    %h = arith.remui %bh, %Hq : index
-    %b = arith.divui %bh, %Hq : index
-//#else
-  gpu.launch blocks(%mt, %h, %b) in (%gx = %MT, %gy = %Hq, %gz = %B)
-             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
-             dynamic_shared_memory_size %smem {
-  scf.execute_region {
 //#endif
+  gpu.launch blocks(%bid, %u1, %u2) in (%gx = %grid, %gy = %c1, %gz = %c1)
+             threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %smem {
+  scf.execute_region {
     %c4 = arith.constant 4 : index
     %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
     %zf = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
-    %hk = arith.divui %h, %G : index
-    // Query tiles in reverse order: under a causal mask the last ones do the
-    // most work and start first.
-    %mtlast = arith.subi %MT, %c1 : index
-    %mtile = arith.subi %mtlast, %mt : index
-    %m0 = arith.muli %mtile, %cBM : index
-    %mleft = arith.subi %M, %m0 : index
-    %rows = arith.minui %mleft, %cBM : index
 
-    // Keys this workgroup visits: [0, %nend), %NT tiles.
-//#if KVLEN
-//#if KVLEN_PER_HEAD
-    %kvv = memref.load %kvl[%b, %h] : !KVL
-//#else
-    %kvv = memref.load %kvl[%b] : !KVL
-//#endif
-    %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
-    %kvc = arith.maxsi %kvi, %c0 : index
-    %nvalid = arith.minsi %N, %kvc : index
-//#else
-    %nvalid = arith.addi %N, %c0 : index
-//#endif
-//#if CAUSAL
-    %coff = arith.constant {{CAUSAL_OFFSET}} : index
-    %rend = arith.addi %m0, %rows : index
-    %cend0 = arith.addi %rend, %coff : index
-    %cend = arith.maxsi %cend0, %c0 : index
-    %nend = arith.minsi %nvalid, %cend : index
-//#else
-    %nend = arith.addi %nvalid, %c0 : index
-//#endif
-    %NT = arith.ceildivui %nend, %cBN : index
-
-    // Shared memory: Q | K, V of each stage | mbarriers (qfull, then per
-    // stage kfull, vfull, kempty, vempty).
+    // Shared memory: Q | K, V of each stage | O (where it has its own
+    // buffer) | mbarriers (qfull, then per stage kfull, vfull, kempty,
+    // vempty, then qempty).
     %raw0 = memref.get_global @{{NAME}}_smem : memref<0xi8, #{{P}}ws>
     %raw = memref.reinterpret_cast %raw0 to offset: [0], sizes: [{{SMEM_BYTES}}], strides: [1]
         : memref<0xi8, #{{P}}ws> to memref<{{SMEM_BYTES}}xi8, #{{P}}ws>
@@ -163,6 +132,8 @@ func.func private @{{NAME}}({{ARGS}}) {
     %offBar = arith.constant {{OFF_BAR}} : i64
     %bar0 = arith.addi %sbase64, %offBar : i64
     %qfull = llvm.inttoptr %bar0 : i64 to !llvm.ptr<3>
+    %cQe = arith.constant {{QEMPTY}} : index
+    %qempty = func.call @{{NAME}}_bar(%bar0, %c0, %cQe) : (i64, index, index) -> !llvm.ptr<3>
 
     %isProducer = arith.cmpi ult, %tid, %c128 : index
     %isFirst = arith.cmpi eq, %tid, %c0 : index
@@ -174,6 +145,7 @@ func.func private @{{NAME}}({{ARGS}}) {
     %cons32 = arith.constant {{CONSUMER_THREADS}} : i32
     scf.if %isFirst {
       nvvm.mbarrier.init %qfull, %i1 : !llvm.ptr<3>, i32
+      nvvm.mbarrier.init %qempty, %cons32 : !llvm.ptr<3>, i32
       affine.for %st = 0 to {{STAGES}} {
         %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
         %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -192,57 +164,78 @@ func.func private @{{NAME}}({{ARGS}}) {
     // redistributes.
     gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = {{LAUNCH_REGS}} : i32, nvvm.minctasm = {{CTAS_PER_SM}} : i32}}
 
+    // Both roles walk the same work items: this workgroup's %item-th is
+    // %bid + %item %gx; %kv0 counts the key tiles before its first (the ring's
+    // stage and phase of key tile t are those of %kv0 + t: @{{NAME}}_stage).
+    // (i32 counters: fewer registers than index's 64 bits.)
+    %z32 = arith.constant 0 : i32
+    %bid32 = arith.index_castui %bid : index to i32
+    %gx32 = arith.index_castui %gx : index to i32
+//#if PERSISTENT
+    %left = arith.subi %nblk, %bid : index
+    %nitemsx = arith.ceildivui %left, %gx : index
+    %nitems = arith.index_cast %nitemsx : index to i32
+//#else
+    %nitems = arith.constant 1 : i32
+//#endif
     scf.if %isProducer {
       // The producer: one thread issues every copy.
       nvvm.setmaxregister decrease {{PRODUCER_REGS}}
       scf.if %isFirst {
-        %b32 = arith.index_cast %b : index to i32
-        %h32 = arith.index_cast %h : index to i32
-        %hk32 = arith.index_cast %hk : index to i32
-        %m032 = arith.index_cast %m0 : index to i32
         %qbytes = arith.constant {{Q_BYTES}} : i32
-        nvvm.mbarrier.arrive.expect_tx %qfull, %qbytes : !llvm.ptr<3>, i32
-        affine.for %ch = 0 to {{DC}} {
-          %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c0) : (i64, index, index, index) -> !llvm.ptr<7>
-          %col = arith.muli %ch, %c64 : index
-          %col32 = arith.index_cast %col : index to i32
-          nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %qmp, %qfull, box[%col32, %m032, %h32, %b32]
-              : !llvm.ptr<7>, !llvm.ptr
-        }
         %kbytes = arith.constant {{K_BYTES}} : i32
         %vbytes = arith.constant {{V_BYTES}} : i32
-        scf.for %t = %c0 to %NT step %c1 {
-          // Stage s, its u-th use: wait until use u - 1 is consumed (a fresh
-          // barrier counts as having completed the phase before its first).
-          %st = arith.remui %t, %cSt : index
-          %u = arith.divui %t, %cSt : index
-          %ui = arith.index_cast %u : index to i32
-          %par = arith.andi %ui, %i1 : i32
-          %epar = arith.xori %par, %i1 : i32
-          %n0 = arith.muli %t, %cBN : index
-          %n032 = arith.index_cast %n0 : index to i32
-          %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
-          %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
-          %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
-          %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
-          nvvm.mbarrier.try_wait.parity %ke, %epar, %ticks : !llvm.ptr<3>, i32, i32
-          nvvm.mbarrier.arrive.expect_tx %kf, %kbytes : !llvm.ptr<3>, i32
+        %pdone = scf.for %item32 = %z32 to %nitems step %i1 iter_args(%kv032 = %z32) -> (i32) : i32 {
+//#include attention_wgmma_tile
+          %b32 = arith.index_cast %b : index to i32
+          %h32 = arith.index_cast %h : index to i32
+          %hk32 = arith.index_cast %hk : index to i32
+          %m032 = arith.index_cast %m0 : index to i32
+          // Q of the previous item is consumed (a fresh barrier counts as
+          // having completed the phase before its first).
+          %qpar = arith.andi %item32, %i1 : i32
+          %qepar = arith.xori %qpar, %i1 : i32
+          nvvm.mbarrier.try_wait.parity %qempty, %qepar, %ticks : !llvm.ptr<3>, i32, i32
+          nvvm.mbarrier.arrive.expect_tx %qfull, %qbytes : !llvm.ptr<3>, i32
           affine.for %ch = 0 to {{DC}} {
-            %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c1) : (i64, index, index, index) -> !llvm.ptr<7>
+            %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c0) : (i64, index, index, index) -> !llvm.ptr<7>
             %col = arith.muli %ch, %c64 : index
             %col32 = arith.index_cast %col : index to i32
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %kmp, %kf, box[%col32, %n032, %hk32, %b32]
+            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %qmp, %qfull, box[%col32, %m032, %h32, %b32]
                 : !llvm.ptr<7>, !llvm.ptr
           }
-          nvvm.mbarrier.try_wait.parity %ve, %epar, %ticks : !llvm.ptr<3>, i32, i32
-          nvvm.mbarrier.arrive.expect_tx %vf, %vbytes : !llvm.ptr<3>, i32
-          affine.for %ch = 0 to {{DVC}} {
-            %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c2) : (i64, index, index, index) -> !llvm.ptr<7>
-            %col = arith.muli %ch, %c64 : index
-            %col32 = arith.index_cast %col : index to i32
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %vmp, %vf, box[%col32, %n032, %hk32, %b32]
-                : !llvm.ptr<7>, !llvm.ptr
+          scf.for %t = %c0 to %NT step %c1 {
+            // Stage s, its u-th use: wait until use u - 1 is consumed.
+            %g = arith.addi %kv0, %t : index
+            %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
+            %epar = arith.xori %par, %i1 : i32
+            %n0 = arith.muli %t, %cBN : index
+            %n032 = arith.index_cast %n0 : index to i32
+            %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+            %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
+            %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+            %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
+            nvvm.mbarrier.try_wait.parity %ke, %epar, %ticks : !llvm.ptr<3>, i32, i32
+            nvvm.mbarrier.arrive.expect_tx %kf, %kbytes : !llvm.ptr<3>, i32
+            affine.for %ch = 0 to {{DC}} {
+              %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c1) : (i64, index, index, index) -> !llvm.ptr<7>
+              %col = arith.muli %ch, %c64 : index
+              %col32 = arith.index_cast %col : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %kmp, %kf, box[%col32, %n032, %hk32, %b32]
+                  : !llvm.ptr<7>, !llvm.ptr
+            }
+            nvvm.mbarrier.try_wait.parity %ve, %epar, %ticks : !llvm.ptr<3>, i32, i32
+            nvvm.mbarrier.arrive.expect_tx %vf, %vbytes : !llvm.ptr<3>, i32
+            affine.for %ch = 0 to {{DVC}} {
+              %dst = func.call @{{NAME}}_chunk(%sbase64, %ch, %st, %c2) : (i64, index, index, index) -> !llvm.ptr<7>
+              %col = arith.muli %ch, %c64 : index
+              %col32 = arith.index_cast %col : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %vmp, %vf, box[%col32, %n032, %hk32, %b32]
+                  : !llvm.ptr<7>, !llvm.ptr
+            }
           }
+          %kv1 = arith.addi %kv032, %NT32 : i32
+          scf.yield %kv1 : i32
         }
       }
     } else {
@@ -260,11 +253,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       %c16 = arith.constant 16 : index
       %wrow1 = arith.muli %cwarp, %c16 : index
       %wrow = arith.addi %cwrow, %wrow1 : index
-      %row0a = arith.addi %m0, %wrow : index
-      %row0 = arith.addi %row0a, %group : index
-      %col0 = arith.muli %quad, %c2 : index
-      %row0i = arith.index_cast %row0 : index to i32
-      %col0i = arith.index_cast %col0 : index to i32
       %qs = memref.subview %qbuf[0, %cwrow, 0] [{{DC}}, 64, 64] [1, 1, 1]
           : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws> to !{{P}}tq
       %upoison = ub.poison : !{{P}}ofrag
@@ -278,10 +266,18 @@ func.func private @{{NAME}}({{ARGS}}) {
       %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
       %es = arith.constant {{EXP_SCALE}} : f32
       %esr = vector.broadcast %es : f32 to !{{P}}rows
-      %zero32 = arith.constant 0 : i32
+      %wfirst = arith.cmpi eq, %wtid, %c0 : index
+      %cdone = scf.for %item32 = %z32 to %nitems step %i1 iter_args(%kv032 = %z32) -> (i32) : i32 {
+//#include attention_wgmma_tile
+      %row0a = arith.addi %m0, %wrow : index
+      %row0 = arith.addi %row0a, %group : index
+      %col0 = arith.muli %quad, %c2 : index
+      %row0i = arith.index_cast %row0 : index to i32
+      %col0i = arith.index_cast %col0 : index to i32
       %ntMinus1 = arith.subi %NT, %c1 : index
       %any = arith.cmpi ugt, %NT, %c0 : index
-      nvvm.mbarrier.try_wait.parity %qfull, %zero32, %ticks : !llvm.ptr<3>, i32, i32
+      %qpar = arith.andi %item32, %i1 : i32
+      nvvm.mbarrier.try_wait.parity %qfull, %qpar, %ticks : !llvm.ptr<3>, i32, i32
 
       // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
       // O += P(t-1) V(t-1) are issued together (two wgmma groups); the
@@ -289,10 +285,11 @@ func.func private @{{NAME}}({{ARGS}}) {
       // O is rescaled once that group is done. Tile 0's S before the loop,
       // the last tile's P V after it.
       %fin:3 = scf.if %any -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
-        %kf0 = func.call @{{NAME}}_bar(%bar0, %c0, %c1) : (i64, index, index) -> !llvm.ptr<3>
-        %ke0 = func.call @{{NAME}}_bar(%bar0, %c0, %c3b) : (i64, index, index) -> !llvm.ptr<3>
-        nvvm.mbarrier.try_wait.parity %kf0, %zero32, %ticks : !llvm.ptr<3>, i32, i32
-        %k0s = memref.subview %kvbuf[%c0, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
+        %st0, %par0 = func.call @{{NAME}}_stage(%kv0, %cSt) : (index, index) -> (index, i32)
+        %kf0 = func.call @{{NAME}}_bar(%bar0, %st0, %c1) : (i64, index, index) -> !llvm.ptr<3>
+        %ke0 = func.call @{{NAME}}_bar(%bar0, %st0, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+        nvvm.mbarrier.try_wait.parity %kf0, %par0, %ticks : !llvm.ptr<3>, i32, i32
+        %k0s = memref.subview %kvbuf[%st0, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
             : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
         %s0 = "fa.blockwise_gemm"(%qs, %k0s, %s_zero) {transpose_b, layout = "wgmma_m64"}
             : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
@@ -303,15 +300,10 @@ func.func private @{{NAME}}({{ARGS}}) {
         %lp:4 = scf.for %t = %c1 to %NT step %c1
             iter_args(%oprev = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %sm0#0)
             -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag) {
-          %tp = arith.subi %t, %c1 : index
-          %st = arith.remui %t, %cSt : index
-          %u = arith.divui %t, %cSt : index
-          %ui = arith.index_cast %u : index to i32
-          %par = arith.andi %ui, %i1 : i32
-          %stp = arith.remui %tp, %cSt : index
-          %up = arith.divui %tp, %cSt : index
-          %upi = arith.index_cast %up : index to i32
-          %parp = arith.andi %upi, %i1 : i32
+          %g = arith.addi %kv0, %t : index
+          %gp = arith.subi %g, %c1 : index
+          %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
+          %stp, %parp = func.call @{{NAME}}_stage(%gp, %cSt) : (index, index) -> (index, i32)
           %n0 = arith.muli %t, %cBN : index
           %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
           %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
@@ -339,11 +331,15 @@ func.func private @{{NAME}}({{ARGS}}) {
           scf.yield %accs, %mnew, %lnew, %pnew : !{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag
         }
 
+//#if O_IN_Q
+//#else
+        // Every S is done: the producer may load the next item's Q.
+        %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
+//#endif
         // The last tile's P V.
-        %stl = arith.remui %ntMinus1, %cSt : index
-        %ul = arith.divui %ntMinus1, %cSt : index
-        %uli = arith.index_cast %ul : index to i32
-        %parl = arith.andi %uli, %i1 : i32
+        %gl0 = arith.addi %kv0, %NT : index
+        %gl = arith.subi %gl0, %c1 : index
+        %stl, %parl = func.call @{{NAME}}_stage(%gl, %cSt) : (index, index) -> (index, i32)
         %vfl = func.call @{{NAME}}_bar(%bar0, %stl, %c2) : (i64, index, index) -> !llvm.ptr<3>
         %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
@@ -386,12 +382,16 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vlarr = nvvm.mbarrier.arrive %vel : !llvm.ptr<3> -> i64
         scf.yield %ol, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
       } else {
+//#if O_IN_Q
+//#else
+        %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
+//#endif
         scf.yield %o_init, %m_init, %l_init : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
       }
 
       // Epilogue: O / l and lse of this thread's rows (< M); O through shared
-      // memory and TMA where it fits Q's buffer, else from the fragments
-      // (pairs of columns).
+      // memory and TMA where its type is Q's (its own buffer, or Q's), else
+      // from the fragments (pairs of columns).
 //#include attention_row_stats
       %orowc = arith.constant dense<[{{O_ROWS}}]> : !{{P}}oidx
       %c8 = arith.constant 8 : index
@@ -403,10 +403,23 @@ func.func private @{{NAME}}({{ARGS}}) {
       %outv = arith.truncf %out : !{{P}}ofrag to vector<{{NO}}x{{OE}}>
 //#endif
 //#if TMA_STORE
-      // The warpgroup's O goes through its own rows of Q's buffer (its last
-      // S is done), in TMA's 128-byte swizzle (16-byte chunk j of row r at
-      // j ^ (r % 8)), then one thread stores it with TMA: rows past M are
-      // clipped by the tensor map.
+      // The warpgroup's O goes through its own rows of the O buffer (Q's,
+      // whose last S is done, or its own) in TMA's 128-byte swizzle (16-byte
+      // chunk j of row r at j ^ (r % 8)), then one thread stores it with TMA:
+      // rows past M are clipped by the tensor map.
+      %cwg32 = arith.index_cast %cwg : index to i32
+      %barId = arith.addi %cwg32, %i1 : i32
+      %wgThreads = arith.constant 128 : i32
+//#if O_IN_Q
+//#else
+      // The previous item's store has read the buffer.
+      scf.if %wfirst {
+        nvvm.cp.async.bulk.wait_group 0 {read}
+      }
+      nvvm.barrier id = %barId number_of_threads = %wgThreads
+//#endif
+      %offO = arith.constant {{OFF_O}} : index
+      %obuf = memref.view %raw[%offO][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{DVC}}x{{BM}}x64x{{E}}, #{{P}}ws>
       %c64e = arith.constant 64 : index
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
@@ -429,23 +442,19 @@ func.func private @{{NAME}}({{ARGS}}) {
         %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
         %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
         %pair = vector.from_elements %x0, %x1 : vector<2x{{OE}}>
-        vector.store %pair, %qbuf[%ch, %lrow, %col] : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws>, vector<2x{{OE}}>
+        vector.store %pair, %obuf[%ch, %lrow, %col] : memref<{{DVC}}x{{BM}}x64x{{E}}, #{{P}}ws>, vector<2x{{OE}}>
       }
       // The tensor-memory proxy sees the stores, then the warpgroup's
       // threads meet (named barrier 1 + cwg) and its first thread stores.
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-      %cwg32 = arith.index_cast %cwg : index to i32
-      %barId = arith.addi %cwg32, %i1 : i32
-      %wgThreads = arith.constant 128 : i32
       nvvm.barrier id = %barId number_of_threads = %wgThreads
-      %wfirst = arith.cmpi eq, %wtid, %c0 : index
       scf.if %wfirst {
         %b32 = arith.index_cast %b : index to i32
         %h32 = arith.index_cast %h : index to i32
         %orow = arith.addi %m0, %cwrow : index
         %orow32 = arith.index_cast %orow : index to i32
         affine.for %ch = 0 to {{DVC}} {
-          %src0 = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c0) : (i64, index, index, index) -> !llvm.ptr<7>
+          %src0 = func.call @{{NAME}}_chunk(%sbase64, %ch, %c0, %c3b) : (i64, index, index, index) -> !llvm.ptr<7>
           %src1 = llvm.addrspacecast %src0 : !llvm.ptr<7> to !llvm.ptr<3>
           %rowBytes = arith.constant 128 : index
           %wgOff = arith.muli %cwrow, %rowBytes : index
@@ -457,8 +466,15 @@ func.func private @{{NAME}}({{ARGS}}) {
               : !llvm.ptr, !llvm.ptr<3>
         }
         nvvm.cp.async.bulk.commit.group
+//#if O_IN_Q
         nvvm.cp.async.bulk.wait_group 0 {read}
+//#endif
       }
+//#if O_IN_Q
+      // Q's buffer is free once the store has read it.
+      nvvm.barrier id = %barId number_of_threads = %wgThreads
+      %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
+//#endif
 //#else
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
@@ -492,6 +508,15 @@ func.func private @{{NAME}}({{ARGS}}) {
         }
       }
 //#endif
+      %kv1 = arith.addi %kv032, %NT32 : i32
+      scf.yield %kv1 : i32
+      }
+//#if TMA_STORE
+      // The last store has read its buffer before the workgroup exits.
+      scf.if %wfirst {
+        nvvm.cp.async.bulk.wait_group 0 {read}
+      }
+//#endif
     }
     scf.yield
   }
@@ -501,7 +526,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 }
 
 // The address of mbarrier %j of stage %st (j = 1 kfull, 2 vfull, 3 kempty,
-// 4 vempty; qfull is at %bar0).
+// 4 vempty; qfull is at %bar0, qempty is %j = {{QEMPTY}} of stage 0).
 func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<3> attributes {fa.inline} {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : i64
@@ -514,27 +539,45 @@ func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<
   return %p : !llvm.ptr<3>
 }
 
-// The shared-memory address of chunk %ch of Q (%kind = 0) or of K / V
-// (%kind = 1 / 2) of stage %st, as TMA's destination (shared::cluster, where
-// the workgroup's own shared memory keeps its addresses).
+// The stage of a ring of %n stages that use %g (from 0) takes, and the
+// parity of the mbarrier phase that completes it.
+func.func private @{{NAME}}_stage(%g: index, %n: index) -> (index, i32) attributes {fa.inline} {
+  %one = arith.constant 1 : i32
+  %st = arith.remui %g, %n : index
+  %u = arith.divui %g, %n : index
+  %ui = arith.index_cast %u : index to i32
+  %par = arith.andi %ui, %one : i32
+  return %st, %par : index, i32
+}
+
+// The shared-memory address of chunk %ch of Q (%kind = 0), of K / V
+// (%kind = 1 / 2) of stage %st, or of O (%kind = 3), as TMA's destination
+// (shared::cluster, where the workgroup's own shared memory keeps its
+// addresses).
 func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: index) -> !llvm.ptr<7> attributes {fa.inline} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %isQ = arith.cmpi eq, %kind, %c0 : index
+  %isO = arith.cmpi eq, %kind, %c3 : index
   %isV = arith.cmpi eq, %kind, %c2 : index
+  %offO = arith.constant {{OFF_O}} : index
   %qChunk = arith.constant {{Q_CHUNK_BYTES}} : index
   %kvChunk = arith.constant {{KV_CHUNK_BYTES}} : index
   %kvChunks = arith.constant {{KV_CHUNKS}} : index
   %offKV = arith.constant {{OFF_KV}} : index
   %dc = arith.constant {{DC}} : index
-  %qOff = arith.muli %ch, %qChunk : index
+  %qOff0 = arith.muli %ch, %qChunk : index
+  %oOff = arith.addi %qOff0, %offO : index
+  %qOff = arith.select %isO, %oOff, %qOff0 : index
   %vShift = arith.select %isV, %dc, %c0 : index
   %stChunks = arith.muli %st, %kvChunks : index
   %kvIdx0 = arith.addi %stChunks, %vShift : index
   %kvIdx = arith.addi %kvIdx0, %ch : index
   %kvOff0 = arith.muli %kvIdx, %kvChunk : index
   %kvOff = arith.addi %kvOff0, %offKV : index
-  %off = arith.select %isQ, %qOff, %kvOff : index
+  %isQO = arith.ori %isQ, %isO : i1
+  %off = arith.select %isQO, %qOff, %kvOff : index
   %off64 = arith.index_cast %off : index to i64
   %a = arith.addi %base, %off64 : i64
   %p = llvm.inttoptr %a : i64 to !llvm.ptr<3>

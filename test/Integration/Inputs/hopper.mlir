@@ -4,7 +4,9 @@
 // (hopper-ptx.test): tails of M and N (TMA's zero fill), GQA, causal offsets,
 // a bias, kv_len with a fully masked batch, the lse result, f32 output,
 // D = 64 / 80 / 96 / 128 / 192 / 256, Dv != D, f16 and bf16, no keys at all,
-// both tilings of D = 64 (few keys and many).
+// both tilings of D = 64 (few keys and many), the persistent kernel (more
+// work items than an H100's 132 workgroups) with kv_len and with f32 output.
+// A "gpu-check-args:" line gives fa-check's generator options for its case.
 
 // GQA, tails in M and N.
 func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
@@ -107,4 +109,27 @@ func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64
   %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
       : (tensor<2x2x100x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x100x64xf16>
   return %o : tensor<2x2x100x64xf16>
+}
+
+// -----
+
+// The persistent kernel (D <= 128, no causal mask): 180 work items of
+// 128 rows (tail of 8) over at most 132 workgroups, so workgroups take two
+// items, whose Q, K and V reuse one ring of barriers; kv_len per batch up to
+// 300 (a batch may see none: an item without key tiles), GQA, lse.
+// gpu-check-args: --int-max=300
+func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x520x96xf16>, %k: tensor<3x4x300x96xf16>, %v: tensor<3x4x300x96xf16>, %len: tensor<3xi32>) -> (tensor<3x12x520x96xf16>, tensor<3x12x520xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.1 : f32}
+      : (tensor<3x12x520x96xf16>, tensor<3x4x300x96xf16>, tensor<3x4x300x96xf16>, tensor<3xi32>) -> (tensor<3x12x520x96xf16>, tensor<3x12x520xf32>)
+  return %o, %lse : tensor<3x12x520x96xf16>, tensor<3x12x520xf32>
+}
+
+// -----
+
+// The persistent kernel with f32 output (O without TMA: Q's buffer is free
+// after each item's last S), D = 128, 204 work items.
+func.func @persistent_f32_out(%q: tensor<2x34x260x128xf16>, %k: tensor<2x34x200x128xf16>, %v: tensor<2x34x200x128xf16>) -> tensor<2x34x260x128xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
+      : (tensor<2x34x260x128xf16>, tensor<2x34x200x128xf16>, tensor<2x34x200x128xf16>) -> tensor<2x34x260x128xf32>
+  return %o : tensor<2x34x260x128xf32>
 }

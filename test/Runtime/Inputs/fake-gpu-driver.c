@@ -112,6 +112,11 @@ EXPORT int cuDeviceGet(int *dev, int ordinal) {
   *dev = ordinal;
   return 0;
 }
+EXPORT int cuDeviceGetAttribute(int *value, int attribute, int dev) {
+  FAKE_ENTRY(cuDeviceGetAttribute);
+  *value = attribute == 16 ? 132 : 0; /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: an H100's */
+  return 0;
+}
 EXPORT int cuDevicePrimaryCtxRetain(void **ctx, int dev) {
   static int context;
   FAKE_ENTRY(cuDevicePrimaryCtxRetain);

@@ -9,6 +9,9 @@
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a},fa-lower-blockwise{target=nvvm})' %s | FileCheck %s --check-prefix=WG
 
 // CHECK-LABEL: func.func @d128_gqa(
+// Without a causal mask the kernel is persistent: a grid of at most one
+// workgroup per SM, each walking work items (the runtime counts the SMs).
+// CHECK: func.func private @faRuntimeGetMultiprocessorCount() -> i32
 // CHECK: memref.global "public" @fa_attention_0_main_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK: func.func private @fa_attention_0_main(
 // Q, K and V: boxes of 128 rows (keys) x 64 columns; O: 64 rows (one warpgroup's).
@@ -16,13 +19,20 @@
 // CHECK: nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<1x1x128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK: nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<1x1x128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK: nvgpu.tma.create.descriptor {{.*}} box[%c1, %c1, %c64, %c64] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: %[[SMS:.*]] = call @faRuntimeGetMultiprocessorCount() : () -> i32
+// CHECK: %[[SMSX:.*]] = arith.index_cast %[[SMS]] : i32 to index
+// CHECK: %[[CAP:.*]] = arith.muli %[[SMSX]], %c1{{.*}} : index
+// CHECK: %[[GRID:.*]] = arith.minui %{{.*}}, %[[CAP]] : index
 // Three warpgroups: the producer and two consumers of 64 rows.
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]], {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
 // CHECK: nvvm.mbarrier.init
 // One workgroup per SM, 168 registers a thread at launch (setmaxnreg's pool);
 // fa-gpu-kernel-bounds moves them onto the outlined kernel.
 // CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 168 : i32, nvvm.minctasm = 1 : i32}}
 // CHECK: nvvm.setmaxregister decrease 24
+// The producer's items: it waits for the last item's Q to be consumed.
+// CHECK: scf.for %{{.*}} = %c0_i32 to %{{.*}} step %c1_i32 iter_args
+// CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: scf.for
@@ -36,9 +46,18 @@
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;"
 // CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"}
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
-// The epilogue stores O by TMA from Q's buffer.
+// After each item's last S its consumers free Q (qempty); the epilogue
+// stores O by TMA from O's own buffer once the previous store has read it.
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: nvvm.barrier
 // CHECK: nvvm.fence.proxy
+// CHECK: nvvm.barrier
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group
+// CHECK: scf.yield
+// The last store has read its buffer before the workgroup exits.
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 
 // WG-LABEL: func.func @d128_gqa(
@@ -190,4 +209,25 @@ func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x?x64xf16>, tensor<1x2x2000x64xf16>, tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+// Two persistent kernels in one module declare the runtime's SM count once;
+// a causal one is not persistent (a grid of all work items).
+// CHECK-LABEL: func.func @two_persistent(
+// CHECK-COUNT-1: func.func private @faRuntimeGetMultiprocessorCount() -> i32
+// CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
+// CHECK-LABEL: func.func private @fa_attention_2_main(
+// CHECK-NOT: call @faRuntimeGetMultiprocessorCount
+// CHECK: gpu.launch blocks(
+// CHECK: func.func private @fa_attention_2_t(
+func.func @two_persistent(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>) -> (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) {
+  %o1 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
+      : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
+  %o2 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.5 : f32}
+      : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
+  %o3 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, causal_offset = 0 : i64}
+      : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
+  return %o1, %o2, %o3 : tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>
 }

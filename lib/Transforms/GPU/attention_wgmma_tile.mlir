@@ -1,0 +1,59 @@
+// The work item %tile (this workgroup's %item-th) of the Hopper kernel, included (//#include) by its
+// producer and by its consumers: batch %b, head %h (%hk of K and V), query
+// rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
+    %kv0 = arith.index_castui %kv032 : i32 to index
+    %istep = arith.muli %item32, %gx32 : i32
+    %tile32 = arith.addi %bid32, %istep : i32
+    %tile = arith.index_castui %tile32 : i32 to index
+//#if CAUSAL
+    // Under a causal mask later query tiles visit more key tiles: work items
+    // are numbered longest first over all (batch, head) pairs, in chunks of
+    // pairs whose K and V fit {{L2_BUDGET}} bytes of L2 (as the mma.sync kernel).
+    %chunkLen = arith.muli %perChunk, %MT : index
+    %chunkIdx = arith.divui %tile, %chunkLen : index
+    %inChunk = arith.remui %tile, %chunkLen : index
+    %bh0 = arith.muli %chunkIdx, %perChunk : index
+    %bhLeft = arith.subi %BH, %bh0 : index
+    %cw = arith.minui %perChunk, %bhLeft : index
+    %mt = arith.divui %inChunk, %cw : index
+    %bhIn = arith.remui %inChunk, %cw : index
+    %bh = arith.addi %bh0, %bhIn : index
+//#else
+    // Query tiles of one (batch, head) are neighbours (they share its K, V).
+    %mt = arith.remui %tile, %MT : index
+    %bh = arith.divui %tile, %MT : index
+//#endif
+    %h = arith.remui %bh, %Hq : index
+    %b = arith.divui %bh, %Hq : index
+    %hk = arith.divui %h, %G : index
+    // Query tiles in reverse order: under a causal mask the last ones do the
+    // most work and start first.
+    %mtlast = arith.subi %MT, %c1 : index
+    %mtile = arith.subi %mtlast, %mt : index
+    %m0 = arith.muli %mtile, %cBM : index
+    %mleft = arith.subi %M, %m0 : index
+    %rows = arith.minui %mleft, %cBM : index
+    // Keys this work item visits: [0, %nend), %NT tiles.
+//#if KVLEN
+//#if KVLEN_PER_HEAD
+    %kvv = memref.load %kvl[%b, %h] : !KVL
+//#else
+    %kvv = memref.load %kvl[%b] : !KVL
+//#endif
+    %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
+    %kvc = arith.maxsi %kvi, %c0 : index
+    %nvalid = arith.minsi %N, %kvc : index
+//#else
+    %nvalid = arith.addi %N, %c0 : index
+//#endif
+//#if CAUSAL
+    %coff = arith.constant {{CAUSAL_OFFSET}} : index
+    %rend = arith.addi %m0, %rows : index
+    %cend0 = arith.addi %rend, %coff : index
+    %cend = arith.maxsi %cend0, %c0 : index
+    %nend = arith.minsi %nvalid, %cend : index
+//#else
+    %nend = arith.addi %nvalid, %c0 : index
+//#endif
+    %NT = arith.ceildivui %nend, %cBN : index
+    %NT32 = arith.index_cast %NT : index to i32
