@@ -27,6 +27,8 @@ typedef struct {
    * K / V buffer stages and key chunks of P V (tensor-core kernel),
    * workgroups resident per SM (Hopper kernel). */
   int64_t bm, bn, warps, stages, pvSplit, ctasPerSm;
+  /* A persistent grid: a workgroup per SM walking work items (Hopper). */
+  bool persistent;
   double scale;
 } FaAttentionKernel;
 

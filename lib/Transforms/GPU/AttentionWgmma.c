@@ -68,17 +68,12 @@ static int64_t oBytes(const FaAttentionKernel *k) { return chunks(k->dv) * k->bm
 /* mbarriers: qfull, four per stage, qempty. */
 static int64_t barBytes(const FaAttentionKernel *k) { return 8 * (2 + 4 * k->stages); }
 
-static bool smemFitsBytes(const FaAttentionKernel *w, int64_t bytes) {
-  return bytes <= WG_SMEM_LIMIT && w->ctasPerSm * (bytes + 1024) <= WG_SMEM_SM;
-}
 
 /* Whether O is stored with TMA through a buffer of its own (else through
- * Q's, after the item's last S; else without TMA): where its type is Q's and
- * the buffer fits. With its own buffer the next item's Q loads while O is
- * stored. */
+ * Q's, after the last S; else without TMA): in a persistent kernel, where
+ * O's type is Q's, so that the next item's Q loads while O is stored. */
 static bool ownOBuffer(const FaAttentionKernel *w) {
-  int64_t bytes = qBytes(w) + w->stages * stageBytes(w) + oBytes(w) + barBytes(w);
-  return mlirTypeEqual(w->outElt, w->elt) && smemFitsBytes(w, bytes);
+  return w->persistent && mlirTypeEqual(w->outElt, w->elt);
 }
 
 static bool tmaStore(const FaAttentionKernel *w) {
@@ -94,7 +89,10 @@ static int64_t barOffset(const FaAttentionKernel *k) {
 
 static int64_t smemBytes(const FaAttentionKernel *k) { return barOffset(k) + barBytes(k); }
 
-static bool smemFits(const FaAttentionKernel *w) { return smemFitsBytes(w, smemBytes(w)); }
+static bool smemFits(const FaAttentionKernel *w) {
+  int64_t bytes = smemBytes(w);
+  return bytes <= WG_SMEM_LIMIT && w->ctasPerSm * (bytes + 1024) <= WG_SMEM_SM;
+}
 
 static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d : k->dv; }
 
@@ -106,6 +104,10 @@ static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow
   w.bm = 64 * consumers;
   w.warps = 4 * (consumers + 1);
   w.ctasPerSm = row->ctas;
+  /* Persistent where O's buffer fits beside the others. */
+  w.persistent = row->persistent && !k->causal;
+  if (w.persistent && !smemFits(&w))
+    w.persistent = false;
   return w;
 }
 
@@ -237,8 +239,8 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
   faAttentionMmaSetFragments(&vars, &w, 1);
   faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
-  faTemplateVarsSetFlag(&vars, "O_IN_Q", tmaStore(&w) && !ownOBuffer(&w));
-  faTemplateVarsSetFlag(&vars, "PERSISTENT", row->persistent && !w.causal);
+  faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
+  faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
   bool bias = w.biasElt.ptr != NULL;
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",

@@ -331,8 +331,7 @@ func.func private @{{NAME}}({{ARGS}}) {
           scf.yield %accs, %mnew, %lnew, %pnew : !{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag
         }
 
-//#if O_IN_Q
-//#else
+//#if PERSISTENT
         // Every S is done: the producer may load the next item's Q.
         %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
 //#endif
@@ -382,8 +381,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vlarr = nvvm.mbarrier.arrive %vel : !llvm.ptr<3> -> i64
         scf.yield %ol, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
       } else {
-//#if O_IN_Q
-//#else
+//#if PERSISTENT
         %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
 //#endif
         scf.yield %o_init, %m_init, %l_init : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
@@ -410,8 +408,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %cwg32 = arith.index_cast %cwg : index to i32
       %barId = arith.addi %cwg32, %i1 : i32
       %wgThreads = arith.constant 128 : i32
-//#if O_IN_Q
-//#else
+//#if O_BUFFER
       // The previous item's store has read the buffer.
       scf.if %wfirst {
         nvvm.cp.async.bulk.wait_group 0 {read}
@@ -466,15 +463,11 @@ func.func private @{{NAME}}({{ARGS}}) {
               : !llvm.ptr, !llvm.ptr<3>
         }
         nvvm.cp.async.bulk.commit.group
-//#if O_IN_Q
+//#if O_BUFFER
+//#else
         nvvm.cp.async.bulk.wait_group 0 {read}
 //#endif
       }
-//#if O_IN_Q
-      // Q's buffer is free once the store has read it.
-      nvvm.barrier id = %barId number_of_threads = %wgThreads
-      %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
-//#endif
 //#else
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
@@ -511,7 +504,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %kv1 = arith.addi %kv032, %NT32 : i32
       scf.yield %kv1 : i32
       }
-//#if TMA_STORE
+//#if O_BUFFER
       // The last store has read its buffer before the workgroup exits.
       scf.if %wfirst {
         nvvm.cp.async.bulk.wait_group 0 {read}

@@ -113,23 +113,23 @@ func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64
 
 // -----
 
-// The persistent kernel (D <= 128, no causal mask): 180 work items of
-// 128 rows (tail of 8) over at most 132 workgroups, so workgroups take two
-// items, whose Q, K and V reuse one ring of barriers; kv_len per batch up to
-// 300 (a batch may see none: an item without key tiles), GQA, lse.
+// The persistent kernel (D <= 128, no causal mask): 144 work items of
+// 128 rows (tail of 16) over at most 132 workgroups, so some workgroups take
+// two items, whose Q, K and V reuse one ring of barriers; kv_len per batch up
+// to 300 (a batch may see none: an item without key tiles), GQA, lse.
 // gpu-check-args: --int-max=300
-func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x520x96xf16>, %k: tensor<3x4x300x96xf16>, %v: tensor<3x4x300x96xf16>, %len: tensor<3xi32>) -> (tensor<3x12x520x96xf16>, tensor<3x12x520xf32>) {
+func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x400x96xf16>, %k: tensor<3x4x300x96xf16>, %v: tensor<3x4x300x96xf16>, %len: tensor<3xi32>) -> (tensor<3x12x400x96xf16>, tensor<3x12x400xf32>) {
   %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.1 : f32}
-      : (tensor<3x12x520x96xf16>, tensor<3x4x300x96xf16>, tensor<3x4x300x96xf16>, tensor<3xi32>) -> (tensor<3x12x520x96xf16>, tensor<3x12x520xf32>)
-  return %o, %lse : tensor<3x12x520x96xf16>, tensor<3x12x520xf32>
+      : (tensor<3x12x400x96xf16>, tensor<3x4x300x96xf16>, tensor<3x4x300x96xf16>, tensor<3xi32>) -> (tensor<3x12x400x96xf16>, tensor<3x12x400xf32>)
+  return %o, %lse : tensor<3x12x400x96xf16>, tensor<3x12x400xf32>
 }
 
 // -----
 
 // The persistent kernel with f32 output (O without TMA: Q's buffer is free
-// after each item's last S), D = 128, 204 work items.
-func.func @persistent_f32_out(%q: tensor<2x34x260x128xf16>, %k: tensor<2x34x200x128xf16>, %v: tensor<2x34x200x128xf16>) -> tensor<2x34x260x128xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
-      : (tensor<2x34x260x128xf16>, tensor<2x34x200x128xf16>, tensor<2x34x200x128xf16>) -> tensor<2x34x260x128xf32>
-  return %o : tensor<2x34x260x128xf32>
+// after each item's last S), D = 80, 140 work items.
+func.func @persistent_f32_out(%q: tensor<1x140x20x80xf16>, %k: tensor<1x140x200x80xf16>, %v: tensor<1x140x200x80xf16>) -> tensor<1x140x20x80xf32> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32}
+      : (tensor<1x140x20x80xf16>, tensor<1x140x200x80xf16>, tensor<1x140x200x80xf16>) -> tensor<1x140x20x80xf32>
+  return %o : tensor<1x140x20x80xf32>
 }
