@@ -124,7 +124,9 @@ FA_RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t 
 }
 
 FA_RT_EXPORT int32_t faRuntimeGetMultiprocessorCount(void) {
-  static int cached; /* of the device the runtime opened (once) */
+  /* Of the device the runtime opened; 0 until known (a failed query is
+   * asked again, and recorded, on the next call). */
+  static _Atomic int cached;
   if (cached > 0 || !ready())
     return cached > 0 ? cached : 1;
   int count = 0;

@@ -63,15 +63,19 @@ void faTextAppendAttribute(FaText *t, MlirAttribute attr) {
   mlirAttributePrint(attr, faTextAppendStringRef, t);
 }
 
-/* Whether `op` declares a function (no body) that `table` already has. */
-static bool isDeclarationIn(MlirSymbolTable table, MlirOperation op) {
+/* Whether `op` declares a function (no body) that `module` already has;
+ * `*table` is made on the first declaration asked about. */
+static bool isDeclarationIn(MlirOperation module, MlirSymbolTable *table, MlirOperation op) {
   if (!faOpIsA(op, "func.func") ||
       !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
     return false;
   MlirAttribute name =
       mlirOperationGetAttributeByName(op, mlirSymbolTableGetSymbolAttributeName());
-  return !mlirAttributeIsNull(name) &&
-         !mlirOperationIsNull(mlirSymbolTableLookup(table, mlirStringAttrGetValue(name)));
+  if (mlirAttributeIsNull(name))
+    return false;
+  if (mlirSymbolTableIsNull(*table))
+    *table = mlirSymbolTableCreate(module);
+  return !mlirOperationIsNull(mlirSymbolTableLookup(*table, mlirStringAttrGetValue(name)));
 }
 
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text) {
@@ -82,16 +86,17 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
     return mlirLogicalResultFailure();
   MlirBlock from = mlirModuleGetBody(parsed);
   MlirBlock to = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  MlirSymbolTable table = mlirSymbolTableCreate(module);
+  MlirSymbolTable table = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (!isDeclarationIn(table, op)) {
+    if (!isDeclarationIn(module, &table, op)) {
       mlirOperationRemoveFromParent(op);
       mlirBlockAppendOwnedOperation(to, op);
     }
     op = next;
   }
-  mlirSymbolTableDestroy(table);
+  if (!mlirSymbolTableIsNull(table))
+    mlirSymbolTableDestroy(table);
   mlirModuleDestroy(parsed);
   return mlirLogicalResultSuccess();
 }

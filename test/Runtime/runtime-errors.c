@@ -99,13 +99,16 @@
  *
  * The multiprocessor count that sizes persistent grids: the driver's, else 1
  * with a recorded failure (a failing query; HIP, where no kernel asks):
-// RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-cuda sms 2>&1 | FileCheck %s --check-prefix=SMS
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_DEVICES=2 FA_GPU_DEVICE=1 fa-rt-errors-cuda sms 2>&1 | FileCheck %s --check-prefix=SMS
+// SMS: fake-gpu: cuDeviceGetAttribute 16 of device 1
+// SMS-NOT: cuDeviceGetAttribute
 // SMS: sms: 132 multiprocessors, twice 132
 // SMS-NEXT: sms: status 0
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu FAKE_GPU_FAIL=cuDeviceGetAttribute:1 fa-rt-errors-cuda sms 2>&1 | FileCheck %s --check-prefix=SMSFAIL
 // SMSFAIL: sms: 1 multiprocessors, twice 1
 // SMSFAIL: sms: status 1: asking the device's multiprocessor count failed: CUDA_ERROR_INVALID_VALUE (1)
 // RUN: env FA_RUNTIME_DRIVER=%fake_gpu fa-rt-errors-hip sms 2>&1 | FileCheck %s --check-prefix=HIPSMS
+// HIPSMS: sms: 1 multiprocessors, twice 1
 // HIPSMS: sms: status -2: the hip runtime does not count the device's multiprocessors
  *
  * A binary the driver rejects (with the JIT's log), a kernel the module lacks:

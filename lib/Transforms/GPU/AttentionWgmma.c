@@ -10,7 +10,6 @@
 
 #include <stdio.h>
 
-
 #include "mlir-c/BuiltinTypes.h"
 
 /* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
@@ -67,7 +66,6 @@ static int64_t oBytes(const FaAttentionKernel *k) { return chunks(k->dv) * k->bm
 
 /* mbarriers: qfull, four per stage, qempty. */
 static int64_t barBytes(const FaAttentionKernel *k) { return 8 * (2 + 4 * k->stages); }
-
 
 /* Whether O is stored with TMA through a buffer of its own (else through
  * Q's, after the last S; else without TMA): in a persistent kernel, where

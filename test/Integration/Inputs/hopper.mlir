@@ -113,10 +113,10 @@ func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64
 
 // -----
 
-// The persistent kernel (D <= 128, no causal mask): 144 work items of
+// The persistent kernel (64 < D <= 128, no causal mask): 144 work items of
 // 128 rows (tail of 16) over at most 132 workgroups, so some workgroups take
 // two items, whose Q, K and V reuse one ring of barriers; kv_len per batch up
-// to 300 (a batch may see none: an item without key tiles), GQA, lse.
+// to 300 (the generator's seed gives 140, 183, 52), GQA, lse.
 // gpu-check-args: --int-max=300
 func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x400x96xf16>, %k: tensor<3x4x300x96xf16>, %v: tensor<3x4x300x96xf16>, %len: tensor<3xi32>) -> (tensor<3x12x400x96xf16>, tensor<3x12x400xf32>) {
   %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.1 : f32}
@@ -132,4 +132,15 @@ func.func @persistent_f32_out(%q: tensor<1x140x20x80xf16>, %k: tensor<1x140x200x
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32}
       : (tensor<1x140x20x80xf16>, tensor<1x140x200x80xf16>, tensor<1x140x200x80xf16>) -> tensor<1x140x20x80xf32>
   return %o : tensor<1x140x20x80xf32>
+}
+
+// -----
+
+// The persistent kernel without keys (N = 0): 140 items without a key tile
+// over at most 132 workgroups; a workgroup's second item waits for its first
+// to free Q (qempty) with no S at all. O = 0, lse = -inf.
+func.func @persistent_no_keys_f16(%q: tensor<1x140x20x96xf16>, %k: tensor<1x140x0x96xf16>, %v: tensor<1x140x0x96xf16>) -> (tensor<1x140x20x96xf16>, tensor<1x140x20xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.1 : f32}
+      : (tensor<1x140x20x96xf16>, tensor<1x140x0x96xf16>, tensor<1x140x0x96xf16>) -> (tensor<1x140x20x96xf16>, tensor<1x140x20xf32>)
+  return %o, %lse : tensor<1x140x20x96xf16>, tensor<1x140x20xf32>
 }

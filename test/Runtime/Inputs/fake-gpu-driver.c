@@ -114,6 +114,7 @@ EXPORT int cuDeviceGet(int *dev, int ordinal) {
 }
 EXPORT int cuDeviceGetAttribute(int *value, int attribute, int dev) {
   FAKE_ENTRY(cuDeviceGetAttribute);
+  fprintf(stderr, "fake-gpu: cuDeviceGetAttribute %d of device %d\n", attribute, dev);
   *value = attribute == 16 ? 132 : 0; /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: an H100's */
   return 0;
 }

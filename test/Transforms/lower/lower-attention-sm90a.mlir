@@ -25,14 +25,17 @@
 // CHECK: %[[GRID:.*]] = arith.minui %{{.*}}, %[[CAP]] : index
 // Three warpgroups: the producer and two consumers of 64 rows.
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]], {{.*}} threads({{.*}}) in (%{{.*}} = %c384{{.*}}
-// CHECK: nvvm.mbarrier.init
+// qfull (one arrival: the producer's, with Q's bytes), qempty (the 256
+// consumer threads').
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK-NEXT: nvvm.mbarrier.init %[[QEMPTY:.*]], %c256_i32
 // One workgroup per SM, 168 registers a thread at launch (setmaxnreg's pool);
 // fa-gpu-kernel-bounds moves them onto the outlined kernel.
 // CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 168 : i32, nvvm.minctasm = 1 : i32}}
 // CHECK: nvvm.setmaxregister decrease 24
 // The producer's items: it waits for the last item's Q to be consumed.
 // CHECK: scf.for %{{.*}} = %c0_i32 to %{{.*}} step %c1_i32 iter_args
-// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity %[[QEMPTY]]
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: scf.for
@@ -48,7 +51,8 @@
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 // After each item's last S its consumers free Q (qempty); the epilogue
 // stores O by TMA from O's own buffer once the previous store has read it.
-// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.arrive %[[QEMPTY]]
+// CHECK: nvvm.mbarrier.arrive %[[QEMPTY]]
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK: nvvm.barrier
 // CHECK: nvvm.fence.proxy
