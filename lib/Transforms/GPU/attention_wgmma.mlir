@@ -5,11 +5,14 @@
 // {{NAME}} is the kernel, {{E}} the element type; tiles are {{BM}} query rows
 // x {{BN}} keys, D = {{D}}, Dv = {{DV}}.
 //
-// A workgroup is {{WGS}} warpgroups of 128 threads, specialised by role:
+// A workgroup works on one work item (a query tile of one head), or, when
+// PERSISTENT, on several in turn (a grid of one workgroup per SM), and is
+// {{WGS}} warpgroups of 128 threads, specialised by role:
 //  - warpgroup 0, the producer, gives up registers (setmaxnreg) and one of
-//    its threads issues the TMA loads: Q once, then K and V tiles into a ring
-//    of {{STAGES}} stages, each completing on an mbarrier (kfull / vfull) and
-//    refilled once every consumer thread has arrived on its kempty / vempty;
+//    its threads issues the TMA loads: an item's Q (once the last item's is
+//    consumed: qempty), then K and V tiles into a ring of {{STAGES}} stages,
+//    each completing on an mbarrier (kfull / vfull) and refilled once every
+//    consumer thread has arrived on its kempty / vempty;
 //  - warpgroups 1..{{CW}}, the consumers, take the registers the producer gave
 //    up; consumer c owns query rows [64c, 64c + 64) of the tile. It computes
 //    S = Q K^T and O += P V with wgmma ("wgmma_m64" fragments: the accumulator
@@ -19,7 +22,8 @@
 // Shared memory (dynamic, {{SMEM_BYTES}} bytes, 1024-aligned): Q as
 // {{DC}} chunks of [{{BM}} rows x 64 columns], then each stage's K
 // ({{DC}} chunks of [{{BN}} x 64]) and V ({{DVC}} chunks of [{{BN}} x 64]),
-// then the mbarriers. A chunk's rows are 128 bytes, stored with TMA's
+// O's own buffer (O_BUFFER: {{DVC}} chunks of [{{BM}} x 64]), then the
+// mbarriers. A chunk's rows are 128 bytes, stored with TMA's
 // 128-byte swizzle (the layout the wgmma descriptors read); columns past D of
 // the last chunk, and rows past the tensor, are TMA's zero fill.
 
