@@ -4,6 +4,7 @@
 #include "Builders.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,19 +64,48 @@ void faTextAppendAttribute(FaText *t, MlirAttribute attr) {
   mlirAttributePrint(attr, faTextAppendStringRef, t);
 }
 
-/* Whether `op` declares a function (no body) that `module` already has;
- * `*table` is made on the first declaration asked about. */
-static bool isDeclarationIn(MlirOperation module, MlirSymbolTable *table, MlirOperation op) {
+typedef enum { FA_DECL_NEW, FA_DECL_PRESENT, FA_DECL_CONFLICT } FaDeclaration;
+
+/* Whether `op`, if it declares a function (no body), is one `module` has
+ * already (the same type) or names another symbol of it; `*table` is made on
+ * the first declaration asked about. */
+static FaDeclaration declarationIn(MlirOperation module, MlirSymbolTable *table,
+                                   MlirOperation op) {
   if (!faOpIsA(op, "func.func") ||
       !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
-    return false;
+    return FA_DECL_NEW;
   MlirAttribute name =
       mlirOperationGetAttributeByName(op, mlirSymbolTableGetSymbolAttributeName());
   if (mlirAttributeIsNull(name))
-    return false;
+    return FA_DECL_NEW;
   if (mlirSymbolTableIsNull(*table))
     *table = mlirSymbolTableCreate(module);
-  return !mlirOperationIsNull(mlirSymbolTableLookup(*table, mlirStringAttrGetValue(name)));
+  MlirOperation old = mlirSymbolTableLookup(*table, mlirStringAttrGetValue(name));
+  if (mlirOperationIsNull(old))
+    return FA_DECL_NEW;
+  MlirStringRef typeName = mlirStringRefCreateFromCString("function_type");
+  MlirAttribute oldType = mlirOperationGetAttributeByName(old, typeName);
+  if (faOpIsA(old, "func.func") && !mlirAttributeIsNull(oldType) &&
+      mlirAttributeEqual(oldType, mlirOperationGetAttributeByName(op, typeName)))
+    return FA_DECL_PRESENT;
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "the module's @%.*s is not the function the generated code calls: ",
+               (int)mlirStringAttrGetValue(name).length, mlirStringAttrGetValue(name).data);
+  faTextAppendAttribute(&t, mlirOperationGetAttributeByName(op, typeName));
+  mlirEmitError(mlirOperationGetLocation(old), t.data);
+  faTextDestroy(&t);
+  return FA_DECL_CONFLICT;
+}
+
+/* Declarations the module has are not repeated; one it has otherwise is an
+ * error (reported at it). */
+static bool declarationsFit(MlirOperation module, MlirSymbolTable *table, MlirBlock from) {
+  bool fit = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    fit &= declarationIn(module, table, op) != FA_DECL_CONFLICT;
+  return fit;
 }
 
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text) {
@@ -87,9 +117,10 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
   MlirBlock from = mlirModuleGetBody(parsed);
   MlirBlock to = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   MlirSymbolTable table = {NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);) {
+  bool fit = declarationsFit(module, &table, from);
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); fit && !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (!isDeclarationIn(module, &table, op)) {
+    if (declarationIn(module, &table, op) == FA_DECL_NEW) {
       mlirOperationRemoveFromParent(op);
       mlirBlockAppendOwnedOperation(to, op);
     }
@@ -98,7 +129,7 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
   if (!mlirSymbolTableIsNull(table))
     mlirSymbolTableDestroy(table);
   mlirModuleDestroy(parsed);
-  return mlirLogicalResultSuccess();
+  return fit ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
 void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,

@@ -673,7 +673,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {
     mlirEmitError(mlirOperationGetLocation(op),
-                  "fa-lower-attention: internal error: the kernel text did not parse");
+                  "fa-lower-attention: cannot add the kernel to the module (the error "
+                  "before says why)");
     return ok;
   }
   char callee[160];
