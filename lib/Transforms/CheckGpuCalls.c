@@ -18,8 +18,9 @@ static bool isBodilessLlvmFunc(MlirOperation op) {
   return mlirBlockIsNull(mlirRegionGetFirstBlock(body));
 }
 
-/* Reports the declared functions of one gpu.module; returns how many. */
-static int reportDeclarations(MlirOperation gpuModule) {
+/* Reports the declared functions of one gpu.module; fails if there are any. */
+static MlirLogicalResult reportDeclarations(MlirOperation root, MlirOperation gpuModule,
+                                            const void *state) {
   int count = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -35,7 +36,7 @@ static int reportDeclarations(MlirOperation gpuModule) {
     mlirEmitError(mlirOperationGetLocation(op), msg);
     ++count;
   }
-  return count;
+  return count ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 
 static bool isGpuModule(MlirOperation op) {
@@ -43,13 +44,7 @@ static bool isGpuModule(MlirOperation op) {
 }
 
 static void runCheckGpuCalls(MlirOperation op, MlirExternalPass pass, const void *state) {
-  FaOpList modules = faOperationCollect(op, isGpuModule, MlirWalkPreOrder);
-  int errors = 0;
-  for (size_t i = 0; i < modules.size; ++i)
-    errors += reportDeclarations(modules.ops[i]);
-  faOpListDestroy(&modules);
-  if (errors)
-    mlirExternalPassSignalFailure(pass);
+  faPassRunOnEach(op, isGpuModule, reportDeclarations, state, pass);
 }
 
 static const FaPassDef kCheckGpuCallsPass = {

@@ -56,7 +56,8 @@ static MlirLogicalResult applyMark(MlirOperation kernel, MlirOperation mark) {
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult applyMarks(MlirOperation kernel) {
+static MlirLogicalResult applyMarks(MlirOperation root, MlirOperation kernel,
+                                    const void *state) {
   FaOpList marks = faOperationCollect(kernel, hasBounds, MlirWalkPreOrder);
   MlirLogicalResult result = mlirLogicalResultSuccess();
   for (size_t i = 0; i < marks.size && mlirLogicalResultIsSuccess(result); ++i)
@@ -66,13 +67,7 @@ static MlirLogicalResult applyMarks(MlirOperation kernel) {
 }
 
 static void runGpuKernelBounds(MlirOperation op, MlirExternalPass pass, const void *state) {
-  FaOpList kernels = faOperationCollect(op, isKernel, MlirWalkPreOrder);
-  bool failed = false;
-  for (size_t i = 0; i < kernels.size; ++i)
-    failed |= mlirLogicalResultIsFailure(applyMarks(kernels.ops[i]));
-  faOpListDestroy(&kernels);
-  if (failed)
-    mlirExternalPassSignalFailure(pass);
+  faPassRunOnEach(op, isKernel, applyMarks, state, pass);
 }
 
 static const FaPassDef kGpuKernelBoundsPass = {

@@ -642,8 +642,8 @@ static MlirLogicalResult untransposeK(MlirOperation module, MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
-static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
-                                  FaTarget target) {
+static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const void *state) {
+  FaTarget target = *(const FaTarget *)state;
   Kernel k;
   const char *why = kernelRead(op, &k, target);
   char name[128];
@@ -678,10 +678,6 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op,
     return ok;
   }
   char callee[160];
-  /* The kernels' helpers ({fa.inline}) hold nvgpu ops, which MLIR's
-   * inliner refuses. */
-  if (k.mma)
-    faModuleInlineMarked(module, FA_INLINE_ATTR);
   snprintf(callee, sizeof callee, "%s_t", name);
   faOperationReplaceWithCall(op, callee);
   return mlirLogicalResultSuccess();
@@ -691,14 +687,10 @@ static bool isGridwise(MlirOperation op) { return faOpIsA(op, "fa.gridwise_atten
 
 static void runLowerAttention(MlirOperation module, MlirExternalPass pass,
                               const void *state) {
-  const FaTarget *target = state;
-  FaOpList ops = faOperationCollect(module, isGridwise, MlirWalkPreOrder);
-  bool failed = false;
-  for (size_t i = 0; i < ops.size; ++i)
-    failed |= mlirLogicalResultIsFailure(lowerOne(module, ops.ops[i], *target));
-  faOpListDestroy(&ops);
-  if (failed)
-    mlirExternalPassSignalFailure(pass);
+  faPassRunOnEach(module, isGridwise, lowerOne, state, pass);
+  /* The kernels' helpers ({fa.inline}) hold nvgpu ops, which MLIR's
+   * inliner refuses: inlined once all kernels are in. */
+  faModuleInlineMarked(module, FA_INLINE_ATTR);
 }
 
 static const FaPassDef kLowerAttention = {

@@ -1,6 +1,7 @@
 /* MlirPass objects from C functions: one place that owns the callbacks,
  * cloning of per-instance state and loading of the fa dialect. */
 #include "PassSupport.h"
+#include "Builders.h"
 
 #include "fa-c/Dialect.h"
 
@@ -157,4 +158,17 @@ MlirPass faPassCreateWithoutOptions(const FaPassDef *def, MlirStringRef options,
     return (MlirPass){NULL};
   }
   return faPassCreateOwned(def, NULL, 0);
+}
+
+void faPassRunOnEach(MlirOperation root, bool (*pred)(MlirOperation),
+                     MlirLogicalResult (*fn)(MlirOperation root, MlirOperation op,
+                                             const void *state),
+                     const void *state, MlirExternalPass pass) {
+  FaOpList ops = faOperationCollect(root, pred, MlirWalkPreOrder);
+  bool failed = false;
+  for (size_t i = 0; i < ops.size; ++i)
+    failed |= mlirLogicalResultIsFailure(fn(root, ops.ops[i], state));
+  faOpListDestroy(&ops);
+  if (failed)
+    mlirExternalPassSignalFailure(pass);
 }

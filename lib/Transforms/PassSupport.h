@@ -42,6 +42,14 @@ MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
 MlirPass faPassCreateWithoutOptions(const FaPassDef *def, MlirStringRef options,
                                     MlirStringCallback errorCallback, void *userData);
 
+/* Calls `fn(root, op, state)` on each op under `root` that `pred` takes
+ * (collected first, in pre-order, so `fn` may rewrite the IR), going on after
+ * a failed call, and signals `pass`'s failure if any call failed. */
+void faPassRunOnEach(MlirOperation root, bool (*pred)(MlirOperation),
+                     MlirLogicalResult (*fn)(MlirOperation root, MlirOperation op,
+                                             const void *state),
+                     const void *state, MlirExternalPass pass);
+
 /* Reports `options` as not understood through `errorCallback`. */
 void faPassReportBadOptions(MlirStringRef options,
                             MlirStringCallback errorCallback, void *userData);
