@@ -5,6 +5,7 @@
 #include "Tools.h"
 
 #include "../Support/Location.h"
+#include "../Support/Strings.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -54,13 +55,6 @@ static void textAppend(MlirStringRef s, void *userData) {
   memcpy(t->data + t->size, s.data, s.length);
   t->size += s.length;
   t->data[t->size] = 0;
-}
-
-static char *strndupOwned(const char *s, size_t n) {
-  char *r = malloc(n + 1);
-  memcpy(r, s, n);
-  r[n] = 0;
-  return r;
 }
 
 static const char *severityName(MlirDiagnosticSeverity s) {
@@ -118,7 +112,7 @@ static Record makeRecord(MlirDiagnostic diag) {
   Record r = {mlirDiagnosticGetSeverity(diag), NULL, 0, 0, NULL};
   MlirStringRef file;
   if (faLocationResolve(mlirDiagnosticGetLocation(diag), &file, &r.line, &r.col))
-    r.file = strndupOwned(file.data, file.length);
+    r.file = faStringCopyOwned(file.data, file.length);
   Text msg = {NULL, 0, 0};
   textAppend(mlirStringRefCreate("", 0), &msg);
   mlirDiagnosticPrint(diag, textAppend, &msg);
@@ -273,7 +267,7 @@ static bool parseDirective(FaDiagnostics *d, const char *at, const char *eol,
     directiveError(d, lineNo, col, "expected-* directive needs a {{message}}");
     return false;
   }
-  e->pattern = strndupOwned(p + 2, (size_t)(close - p - 2));
+  e->pattern = faStringCopyOwned(p + 2, (size_t)(close - p - 2));
   if (!compilePattern(e->pattern, &e->regex)) {
     directiveError(d, lineNo, col, "invalid regular expression in expected-* directive");
     free(e->pattern);

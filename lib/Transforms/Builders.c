@@ -1,5 +1,6 @@
 /* IR-building helpers shared by all passes. */
 #include "Builders.h"
+#include "../Support/Strings.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -285,16 +286,6 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
   mlirSymbolTableDestroy(table);
 }
 
-/* A NUL-terminated copy of `s` (malloc'd; aborts when out of memory). */
-static char *copyStringOwned(MlirStringRef s) {
-  char *c = malloc(s.length + 1);
-  if (!c)
-    abort();
-  memcpy(c, s.data, s.length);
-  c[s.length] = 0;
-  return c;
-}
-
 void faModuleInlineMarked(MlirOperation module, const char *attr) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   size_t n = 0;
@@ -307,8 +298,10 @@ void faModuleInlineMarked(MlirOperation module, const char *attr) {
   n = 0;
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
        f = mlirOperationGetNextInBlock(f))
-    if (faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr)))
-      names[n++] = copyStringOwned(mlirStringAttrGetValue(faOpGetAttr(f, "sym_name")));
+    if (faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr))) {
+      MlirStringRef name = mlirStringAttrGetValue(faOpGetAttr(f, "sym_name"));
+      names[n++] = faStringCopyOwned(name.data, name.length);
+    }
   faModuleInlineCallsTo(module, (const char *const *)names, n);
   for (size_t i = 0; i < n; ++i)
     free(names[i]);
