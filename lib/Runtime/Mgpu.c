@@ -42,6 +42,16 @@ static bool failed(int status, const char *what) {
   return status != 0;
 }
 
+/* The same for a call the driver may not have: FA_RT_UNSUPPORTED is
+ * recorded as "the DRIVER `unsupported`". */
+static bool failedOptional(int status, const char *what, const char *unsupported) {
+  if (status == FA_RT_UNSUPPORTED) {
+    faRtFail(status, "the %s %s", faRtGetDriver()->name, unsupported);
+    return true;
+  }
+  return failed(status, what);
+}
+
 FA_RT_EXPORT const char *faRuntimeGetBackendName(void) { return faRtGetDriver()->name; }
 
 FA_RT_EXPORT void mgpuSetDefaultDevice(int32_t device) { gDevice = device; }
@@ -116,11 +126,9 @@ FA_RT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t cx, intptr_t 
     return;
   int r = faRtGetDriver()->launchCluster(function, cx, cy, cz, gx, gy, gz, bx, by, bz, smem,
                                          stream, params, extra);
-  if (r == FA_RT_UNSUPPORTED)
-    faRtFail(r, "the %s driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA "
-             "driver for CUDA 12 or newer", faRtGetDriver()->name);
-  else
-    failed(r, "cluster kernel launch");
+  failedOptional(r, "cluster kernel launch",
+                 "driver has no cuLaunchKernelEx: thread block clusters need an NVIDIA driver "
+                 "for CUDA 12 or newer");
 }
 
 FA_RT_EXPORT int32_t faRuntimeGetMultiprocessorCount(void) {
@@ -131,13 +139,13 @@ FA_RT_EXPORT int32_t faRuntimeGetMultiprocessorCount(void) {
     return cached > 0 ? cached : 1;
   int count = 0;
   int r = faRtGetDriver()->multiprocessorCount(&count);
-  if (r == FA_RT_UNSUPPORTED)
-    faRtFail(r, "the %s runtime does not count the device's multiprocessors",
-             faRtGetDriver()->name);
-  else if (!failed(r, "asking the device's multiprocessor count") && count < 1)
-    faRtFail(-1, "the device reports %d multiprocessors", count);
-  else if (!r)
-    cached = count;
+  if (!failedOptional(r, "asking the device's multiprocessor count",
+                      "runtime does not count the device's multiprocessors")) {
+    if (count < 1)
+      faRtFail(-1, "the device reports %d multiprocessors", count);
+    else
+      cached = count;
+  }
   return cached > 0 ? cached : 1;
 }
 
@@ -526,12 +534,9 @@ FA_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor
   int r = faRtGetDriver()->tensorMapEncodeTiled(
       map, (int)dataType, (uint32_t)rank, (void *)key.address, key.dims, key.byteStrides,
       key.box, (int)interleave, (int)swizzle, (int)l2Promotion, (int)oobFill);
-  if (r == FA_RT_UNSUPPORTED) {
-    faRtFail(r, "the %s driver has no cuTensorMapEncodeTiled: tensor maps (TMA) need an "
-             "NVIDIA driver for CUDA 12 or newer", faRtGetDriver()->name);
-    return NULL;
-  }
-  if (failed(r, "encoding a tensor map (cuTensorMapEncodeTiled)"))
+  if (failedOptional(r, "encoding a tensor map (cuTensorMapEncodeTiled)",
+                     "driver has no cuTensorMapEncodeTiled: tensor maps (TMA) need an "
+                     "NVIDIA driver for CUDA 12 or newer"))
     return NULL;
   return tensorMapToDevice(map, &key);
 }

@@ -63,5 +63,4 @@ void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
 
-
 #endif

@@ -389,7 +389,6 @@ static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
   return true;
 }
 
-
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
   int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(k->q), 2);
   bool dynM = mlirShapedTypeIsDynamicDim(mlirValueGetType(k->q), 2);
