@@ -14,11 +14,10 @@
 
 /* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
  * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
- * SM, persistent}; two stages of K and V. A persistent kernel (without a
- * causal mask, whose items of unequal length a static schedule balances
- * worse than the hardware's) runs as many workgroups as fit the device at
- * once, each walking work items: the next one's Q and K / V load while the
- * last one's O is stored (bench/tune_wgmma.txt, step 13). Of the rows of a head dim the first whose keys
+ * SM, persistent}; two stages of K and V. A persistent kernel runs as many
+ * workgroups as fit the device at once, each walking work items: the next
+ * one's Q and K / V load while the last one's O is stored (bench/tune_wgmma.txt,
+ * step 13); under a causal mask in groups of a long and a short item (step 17). Of the rows of a head dim the first whose keys
  * fit is taken (measured: bench/tune_wgmma.txt, step 8): with few keys a
  * workgroup's prologue (Q, the first S and its softmax) and epilogue (the
  * last P V, O) are a large part of its time, and small workgroups, several
@@ -103,7 +102,7 @@ static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow
   w.warps = 4 * (consumers + 1);
   w.ctasPerSm = row->ctas;
   /* Persistent where O's buffer fits beside the others. */
-  w.persistent = row->persistent && !k->causal;
+  w.persistent = row->persistent;
   if (w.persistent && !smemFits(&w))
     w.persistent = false;
   return w;
@@ -225,9 +224,11 @@ static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
   return missing;
 }
 
-/* One kernel of the template: `name` with `row`'s tiles. */
+/* One kernel of the template: `name` with `row`'s tiles; the first
+ * persistent one of an op declares the runtime function it calls
+ * (*smsDeclared). */
 static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const WgmmaTileRow *row,
-                                const char *name) {
+                                const char *name, bool *smsDeclared) {
   FaAttentionKernel w = rowTiles(k, row);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
@@ -239,6 +240,9 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
   faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
   faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
+  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
+  faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
+  *smsDeclared = *smsDeclared || w.persistent;
   bool bias = w.biasElt.ptr != NULL;
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",
@@ -268,15 +272,17 @@ const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const 
   if (!rows.many)
     return "the Hopper kernel has no tiles for this op (ask faAttentionWgmmaUnsupported first)";
   int64_t keys = averageKeys(k);
+  bool smsDeclared = false;
   if (rows.few && keys >= 0)
-    return appendKernel(t, k, keys <= rows.few->maxKeys ? rows.few : rows.many, name);
+    return appendKernel(t, k, keys <= rows.few->maxKeys ? rows.few : rows.many, name,
+                        &smsDeclared);
   if (!rows.few)
-    return appendKernel(t, k, rows.many, name);
+    return appendKernel(t, k, rows.many, name, &smsDeclared);
   char few[192], many[192];
   snprintf(few, sizeof few, "%s_few", name);
   snprintf(many, sizeof many, "%s_many", name);
-  const char *missing = appendKernel(t, k, rows.few, few);
+  const char *missing = appendKernel(t, k, rows.few, few, &smsDeclared);
   if (!missing)
-    missing = appendKernel(t, k, rows.many, many);
+    missing = appendKernel(t, k, rows.many, many, &smsDeclared);
   return missing ? missing : appendSelect(t, k, &rows, name);
 }

@@ -42,8 +42,9 @@
 !{{P}}omap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x64x64x{{OE}}, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !{{P}}kvmap = !nvgpu.tensormap.descriptor<tensor = memref<1x1x{{BN}}x64x{{E}}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 
-//#if PERSISTENT
-// The runtime's count of the device's SMs (fa-c/Runtime.h).
+//#if DECLARE_SMS
+// The runtime's count of the device's SMs (fa-c/Runtime.h), declared by the
+// first persistent kernel of an op.
 func.func private @faRuntimeGetMultiprocessorCount() -> i32
 
 //#endif
@@ -100,7 +101,19 @@ func.func private @{{NAME}}({{ARGS}}) {
   %sms = arith.index_cast %sms32 : i32 to index
   %perSm = arith.constant {{CTAS_PER_SM}} : index
   %cap = arith.muli %sms, %perSm : index
+//#if PAIRED
+  // Under a causal mask, where there are more items than workgroups, a
+  // workgroup takes its items in groups of %S = 2 (a long query tile and a
+  // short one: attention_wgmma_tile), groups %bid, %bid + %gx, ...: every
+  // group visits about the same number of key tiles (bench/tune_wgmma.txt,
+  // step 17).
+  %more = arith.cmpi ugt, %nblk, %cap : index
+  %S = arith.select %more, %c2, %c1 : index
+  %ngroups = arith.ceildivui %nblk, %S : index
+  %grid = arith.minui %ngroups, %cap : index
+//#else
   %grid = arith.minui %nblk, %cap : index
+//#endif
 //#else
   %grid = arith.addi %nblk, %c0 : index
 //#endif
@@ -176,8 +189,24 @@ func.func private @{{NAME}}({{ARGS}}) {
     %bid32 = arith.index_castui %bid : index to i32
     %gx32 = arith.index_castui %gx : index to i32
 //#if PERSISTENT
+//#if PAIRED
+    // Groups %bid, %bid + %gx, ... of %S items; the last may be short.
+    %Slog = arith.subi %S, %c1 : index
+    %Slog32 = arith.index_castui %Slog : index to i32
+    %gleft = arith.subi %ngroups, %bid : index
+    %ngrp = arith.ceildivui %gleft, %gx : index
+    %ngrp1 = arith.subi %ngrp, %c1 : index
+    %lastg0 = arith.muli %ngrp1, %gx : index
+    %lastg = arith.addi %lastg0, %bid : index
+    %lastAt = arith.muli %lastg, %S : index
+    %lastLeft = arith.subi %nblk, %lastAt : index
+    %lastN = arith.minui %lastLeft, %S : index
+    %before = arith.muli %ngrp1, %S : index
+    %nitemsx = arith.addi %before, %lastN : index
+//#else
     %left = arith.subi %nblk, %bid : index
     %nitemsx = arith.ceildivui %left, %gx : index
+//#endif
     %nitems = arith.index_cast %nitemsx : index to i32
 //#else
     %nitems = arith.constant 1 : i32

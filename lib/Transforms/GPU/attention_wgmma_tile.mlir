@@ -2,10 +2,37 @@
 // producer and by its consumers: batch %b, head %h (%hk of K and V), query
 // rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
     %kv0 = arith.index_castui %kv032 : i32 to index
+//#if PAIRED
+    // Under a causal mask items come in groups of %S = 1 or 2 (%Slog32 = 0
+    // or 1; the kernel's grid): this is the %mem32-th of group %grp0.
+    %grp32 = arith.shrui %item32, %Slog32 : i32
+    %mem32 = arith.andi %item32, %Slog32 : i32
+    %gstep = arith.muli %grp32, %gx32 : i32
+    %grp0 = arith.addi %bid32, %gstep : i32
+    %grpS = arith.shli %grp0, %Slog32 : i32
+    %tile32 = arith.addi %grpS, %mem32 : i32
+//#else
     %istep = arith.muli %item32, %gx32 : i32
     %tile32 = arith.addi %bid32, %istep : i32
+//#endif
     %tile = arith.index_castui %tile32 : i32 to index
 //#if CAUSAL
+//#if PAIRED
+    // A (batch, head)'s query tiles alternate long and short (the last, the
+    // first, the one before the last, ...): a group of two visits about
+    // MT + 1 key tiles.
+    %zMT = arith.index_castui %MT : index to i32
+    %bh32 = arith.divui %tile32, %zMT : i32
+    %zj = arith.remui %tile32, %zMT : i32
+    %zhalf = arith.shrui %zj, %i1 : i32
+    %zpar = arith.andi %zj, %i1 : i32
+    %zshort = arith.cmpi ne, %zpar, %z32 : i32
+    %zlast = arith.subi %zMT, %i1 : i32
+    %zfar = arith.subi %zlast, %zhalf : i32
+    %mt32 = arith.select %zshort, %zfar, %zhalf : i32
+    %bh = arith.index_castui %bh32 : i32 to index
+    %mt = arith.index_castui %mt32 : i32 to index
+//#else
     // Under a causal mask later query tiles visit more key tiles: work items
     // are numbered longest first over all (batch, head) pairs, in chunks of
     // pairs whose K and V fit {{L2_BUDGET}} bytes of L2 (as the mma.sync kernel).
@@ -18,6 +45,7 @@
     %mt = arith.divui %inChunk, %cw : index
     %bhIn = arith.remui %inChunk, %cw : index
     %bh = arith.addi %bh0, %bhIn : index
+//#endif
 //#else
     // Query tiles of one (batch, head) are neighbours (they share its K, V).
     %mt = arith.remui %tile, %MT : index

@@ -217,14 +217,33 @@ func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>
 
 // -----
 
-// Two persistent kernels in one module declare the runtime's SM count once;
-// a causal one is not persistent (a grid of all work items).
+// Three persistent kernels in one module declare the runtime's SM count
+// once. Under a causal mask a workgroup takes its items in groups of two (a
+// long query tile and a short one) where there are more items than
+// workgroups: the grid is min(ceil(items / S), SMs), S = 2 or 1.
 // CHECK-LABEL: func.func @two_persistent(
 // CHECK-COUNT-1: func.func private @faRuntimeGetMultiprocessorCount() -> i32
 // CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
 // CHECK-LABEL: func.func private @fa_attention_2_main(
-// CHECK-NOT: call @faRuntimeGetMultiprocessorCount
-// CHECK: gpu.launch blocks(
+// CHECK: %[[SMS:.*]] = call @faRuntimeGetMultiprocessorCount() : () -> i32
+// CHECK: %[[CAP:.*]] = arith.muli %{{.*}}, %c1{{.*}} : index
+// CHECK: %[[MORE:.*]] = arith.cmpi ugt, %[[ITEMS:.*]], %[[CAP]] : index
+// CHECK: %[[S:.*]] = arith.select %[[MORE]], %c2, %c1 : index
+// CHECK: %[[GROUPS:.*]] = arith.ceildivui %[[ITEMS]], %[[S]] : index
+// CHECK: %[[GRID:.*]] = arith.minui %[[GROUPS]], %[[CAP]] : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
+// The item's group (item >> log2 S) and place in it (item & (S - 1)); a
+// head's query tiles alternate: j even is tile MT - 1 - j / 2, j odd j / 2.
+// CHECK: scf.for %[[ITEM:.*]] = %c0_i32 to
+// CHECK: %[[GRP:.*]] = arith.shrui %[[ITEM]], %[[SLOG:.*]] : i32
+// CHECK: arith.andi %[[ITEM]], %[[SLOG]] : i32
+// CHECK: %[[J:.*]] = arith.remui %{{.*}}, %[[MT:.*]] : i32
+// CHECK: %[[HALF:.*]] = arith.shrui %[[J]], %c1_i32 : i32
+// CHECK: %[[PAR:.*]] = arith.andi %[[J]], %c1_i32 : i32
+// CHECK: %[[SHORT:.*]] = arith.cmpi ne, %[[PAR]], %c0_i32 : i32
+// CHECK: %[[LAST:.*]] = arith.subi %[[MT]], %c1_i32 : i32
+// CHECK: %[[FAR:.*]] = arith.subi %[[LAST]], %[[HALF]] : i32
+// CHECK: arith.select %[[SHORT]], %[[FAR]], %[[HALF]] : i32
 // CHECK: func.func private @fa_attention_2_t(
 func.func @two_persistent(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>) -> (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) {
   %o1 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
