@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 mkdir -p $OUT
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee $OUT/device.txt
 scripts/gpu_check.sh 2>&1 | tee $OUT/gpu_check.txt | tail -25
-# SASS of the benchmark kernels (PTX from gpu_prepare.sh, assembled here).
+# SASS of the benchmark kernels (PTX from gpu_prepare.sh, compressed there,
+# assembled here).
+gunzip -f gpu-run/ptx/*.ptx.gz
 for f in gpu-run/ptx/*.ptx; do
   ptxas -v -arch=sm_90a $f -o ${f%.ptx}.cubin 2>&1 | grep -E "registers|spill" | tr '\n' ' '
   echo " <- $(basename $f)"

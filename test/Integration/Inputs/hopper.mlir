@@ -151,9 +151,9 @@ func.func @persistent_no_keys_f16(%q: tensor<1x140x20x96xf16>, %k: tensor<1x140x
 // work items (91 heads x 3 query tiles, an odd count, so groups straddle heads
 // and the last group has one item) over at most 132 workgroups, so some take
 // three items. Bottom-right causal with M > N: rows 0..29 see no key (O = 0,
-// lse = -inf); GQA (13 query heads a K / V head), lse.
-func.func @persistent_causal_pairs_f16(%q: tensor<1x91x330x128xf16>, %k: tensor<1x7x300x128xf16>, %v: tensor<1x7x300x128xf16>) -> (tensor<1x91x330x128xf16>, tensor<1x91x330xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, causal_offset = -30 : i64}
-      : (tensor<1x91x330x128xf16>, tensor<1x7x300x128xf16>, tensor<1x7x300x128xf16>) -> (tensor<1x91x330x128xf16>, tensor<1x91x330xf32>)
-  return %o, %lse : tensor<1x91x330x128xf16>, tensor<1x91x330xf32>
+// lse = -inf); GQA (13 query heads a K / V head), Dv = 16 < D = 80, lse.
+func.func @persistent_causal_pairs_f16(%q: tensor<1x91x260x80xf16>, %k: tensor<1x7x230x80xf16>, %v: tensor<1x7x230x16xf16>) -> (tensor<1x91x260x16xf16>, tensor<1x91x260xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32, causal_offset = -30 : i64}
+      : (tensor<1x91x260x80xf16>, tensor<1x7x230x80xf16>, tensor<1x7x230x16xf16>) -> (tensor<1x91x260x16xf16>, tensor<1x91x260xf32>)
+  return %o, %lse : tensor<1x91x260x16xf16>, tensor<1x91x260xf32>
 }
