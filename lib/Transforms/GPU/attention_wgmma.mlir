@@ -118,12 +118,16 @@ func.func private @{{NAME}}({{ARGS}}) {
   %grid = arith.addi %nblk, %c0 : index
 //#endif
 //#if CAUSAL
+//#if PAIRED
+//#else
+  // (Groups of neighbouring heads whose K and V fit L2: attention_wgmma_tile.)
   %kvrow = arith.constant {{KV_ROW_BYTES}} : index
   %kvhead = arith.muli %N, %kvrow : index
   %kvhead1 = arith.maxui %kvhead, %c1 : index
   %l2 = arith.constant {{L2_BUDGET}} : index
   %perChunk0 = arith.divui %l2, %kvhead1 : index
   %perChunk = arith.maxui %perChunk0, %c1 : index
+//#endif
 //#endif
   gpu.launch blocks(%bid, %u1, %u2) in (%gx = %grid, %gy = %c1, %gz = %c1)
              threads(%tid, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1)
