@@ -9,18 +9,34 @@ against PyTorch's SDPA.
   ncu --clock-control none -k regex:main_kernel -s 1 -c 1 --section SpeedOfLight \\
       python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so 128 1024 0
 
-Arguments: KERNELS.so RUNTIME.so D N CAUSAL [CALLS]; fp16, B = 4, H = 32, M = N
-(kernel index as fa-bench's: (D_INDEX * 2 + bf16) * 2 + causal)."""
+Arguments: KERNELS.so RUNTIME.so D N CAUSAL [CALLS]; fp16, B = 4, H = 32, M = N,
+or KERNELS.so RUNTIME.so B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL [CALLS] (fa-bench's
+--shape form; causal bottom-right aligned as there, M = 1 taking the
+non-causal kernel). Kernel index as fa-bench's: (D_INDEX * 2 + bf16) * 2 +
+causal.
+
+  ncu --clock-control none -k regex:decode -c 2 --section SpeedOfLight \\
+      python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so \\
+      8,32,8,1,4096,128,bf16,0"""
 import ctypes
 import sys
 
 import torch
 
-if len(sys.argv) < 6:
+if len(sys.argv) < 4 or ("," not in sys.argv[3] and len(sys.argv) < 6):
     sys.exit(__doc__)
 kernels, runtime = sys.argv[1], sys.argv[2]
-d, n, causal = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-calls = int(sys.argv[6]) if len(sys.argv) > 6 else 2
+if "," in sys.argv[3]:
+    f = sys.argv[3].split(",")
+    b, hq, hkv, m, n, d = map(int, f[:6])
+    dtype, causal = getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[f[6]]), int(f[7])
+    rest = sys.argv[4:]
+else:
+    d, n, causal = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    b, hq, hkv, m, dtype = 4, 32, 32, n, torch.float16
+    rest = sys.argv[6:]
+calls = int(rest[0]) if rest else 2
+causal = causal if m != 1 else 0
 torch.zeros(1, device="cuda")  # PyTorch's context first: the runtime then shares it
 rt = ctypes.CDLL(runtime, mode=ctypes.RTLD_GLOBAL)
 lib = ctypes.CDLL(kernels)
@@ -37,15 +53,21 @@ def memref(t):
                    (ctypes.c_int64 * 4)(*t.stride()))
 
 
-q, k, v = [torch.randn(4, 32, n, d, device="cuda", dtype=torch.float16) for _ in range(3)]
+q = torch.randn(b, hq, m, d, device="cuda", dtype=dtype)
+k, v = [torch.randn(b, hkv, n, d, device="cuda", dtype=dtype) for _ in range(2)]
 o = torch.empty_like(q)
-index = [64, 80, 96, 128, 256].index(d) * 4 + causal
+index = ([64, 80, 96, 128, 256].index(d) * 2 + (dtype == torch.bfloat16)) * 2 + causal
 kernel = getattr(lib, "_mlir_ciface_fa_attention_%d" % index)
 args = [memref(t) for t in (q, k, v, o)]
 for _ in range(calls):
     kernel(*[ctypes.byref(a) for a in args])
 torch.cuda.synchronize()
-ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
+g = hq // hkv
+kr, vr = k.repeat_interleave(g, 1).float(), v.repeat_interleave(g, 1).float()
+mask = None
+if causal:  # bottom-right aligned: row i sees keys j <= i + N - M
+    mask = torch.ones(m, n, device="cuda", dtype=torch.bool).tril(n - m)
+ref = torch.nn.functional.scaled_dot_product_attention(q.float(), kr, vr, attn_mask=mask).to(dtype)
 err = (o - ref).abs().max().item()
 print("ncu_call: max abs error %.3g, runtime status %d" % (err, rt.faRuntimeGetStatus()))
-sys.exit(0 if err < 1e-2 and rt.faRuntimeGetStatus() == 0 else 1)
+sys.exit(0 if err < (2e-2 if dtype == torch.bfloat16 else 1e-2) and rt.faRuntimeGetStatus() == 0 else 1)

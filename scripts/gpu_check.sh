@@ -25,8 +25,9 @@ SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 
 # fully padded rows (6), D 80 bf16 kv_len GQA (7), causal offset -16 with a bias
 # (21), Dv 256 != D 16 bf16 (22), causal -36 GQA bf16 padded (27), causal GQA
 # (28), M = 1 bf16 bias kv_len (31), causal kv_len tails (37), causal +2 (41);
-# keys split over workgroups: GQA with lse (split-keys_0), causal kv_len with
-# masked batches (split-keys_1).
+# keys split over workgroups, the last split merging (at most 4 rows): GQA with
+# lse (split-keys_0), causal kv_len with masked batches (split-keys_1); the
+# combine kernel merging 16 rows with f32 O, lse and empty splits (split-keys_3).
 san_fail=0
 # sanitize CASE MODEL: the three tools on one case's model (.so in cases/CASE).
 sanitize() {
@@ -43,7 +44,7 @@ sanitize() {
   done
 }
 for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
-         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1; do
+         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_3; do
   sanitize $c model.so
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA

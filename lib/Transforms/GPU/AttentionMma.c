@@ -59,8 +59,9 @@ enum {
   MMA_SPLIT_MIN_TILES = 4,
   MMA_SPLIT_MAX = 64
 };
-/* The combine kernel weighs two splits per lane of one warp. */
-_Static_assert(MMA_SPLIT_MAX <= 64, "the combine kernel takes at most 64 splits");
+/* The merge weighs two splits per lane of a warp, four or eight at a time. */
+_Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % 8 == 0,
+               "the merge of splits takes at most 64 splits");
 
 static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
@@ -217,15 +218,21 @@ static bool maySplit(const FaAttentionKernel *k) {
 }
 
 /* The split over keys (flash-decoding), where `split` allows it: the host
- * code's constants, and the combine kernel's arguments. */
+ * code's constants, and the merge's arguments. */
 static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool split) {
   faTemplateVarsSetFlag(vars, "SPLIT", split && maySplit(k));
   faTemplateVarsSetInt(vars, "SPLIT_WGS", MMA_SPLIT_WGS);
   faTemplateVarsSetInt(vars, "SPLIT_MIN_TILES", MMA_SPLIT_MIN_TILES);
   faTemplateVarsSetInt(vars, "SPLIT_MAX", MMA_SPLIT_MAX);
-  faTemplateVarsSet(vars, "COMBINE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
-  faTemplateVarsSet(vars, "COMBINE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
-  faTemplateVarsSet(vars, "COMBINE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
+  faTemplateVarsSet(vars, "MERGE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
+  faTemplateVarsSet(vars, "MERGE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
+  faTemplateVarsSet(vars, "MERGE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
+  /* The merge's threads sum 4 columns each, 4 x threads per chunk. */
+  faTemplateVarsSetInt(vars, "MERGE_CHUNKS", (long)ceilDiv(k->dv, 4 * 32 * k->warps));
+  faTemplateVarsSetInt(vars, "MERGE_LAST_COL", (long)k->dv - 4);
+  /* Splits summed at a time: 4 rows x 4 loads of 16 bytes in flight (8
+   * measured no faster and spills at D = 80). */
+  faTemplateVarsSetInt(vars, "MERGE_SPLITS", 4);
 }
 
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
@@ -362,13 +369,16 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   return faTemplateError("the tensor-core kernel", missing);
 }
 
-/* The decode kernel's tiles: one warp, 16 query rows, 64-key tiles in two
- * stages (keys split over workgroups); above D = 128 two warps of 16 rows and
- * 32-key tiles (one warp spills there). */
+/* The decode kernel's tiles: one warp, 16 query rows, 64-key tiles (keys
+ * split over workgroups); above D = 128 two warps of 16 rows and 32-key tiles
+ * (one warp spills there). Two stages up to D = 64, above one (V(t) lands
+ * while S = Q K(t)^T runs, K(t + 1) while P V(t) runs): bf16 D = 128 GQA
+ * decode 7.83 -> 8.0 TFLOP/s, D = 256 5.0 -> 5.7, D = 64 6.0 -> 5.9
+ * (bench/tune_mma.txt). */
 static FaAttentionKernel decodeTiles(const FaAttentionKernel *k) {
   FaAttentionKernel d = *k;
   int64_t dmax = k->d > k->dv ? k->d : k->dv;
-  d.bm = MMA_DECODE_BM, d.bn = 64, d.warps = 1, d.stages = 2, d.pvSplit = 1;
+  d.bm = MMA_DECODE_BM, d.bn = 64, d.warps = 1, d.stages = dmax > 64 ? 1 : 2, d.pvSplit = 1;
   if (dmax > 128) /* two warps share the copies: one spills at D = 256 */
     d.bm = 2 * MMA_DECODE_BM, d.bn = 32, d.warps = 2;
   return d;

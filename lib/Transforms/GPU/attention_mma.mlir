@@ -54,8 +54,11 @@ func.func private @{{NAME}}({{ARGS}}) {
   // Split over keys (flash-decoding) where the (batch, head, query tile)
   // workgroups are too few to fill the chip (decode, M = 1): each of %S
   // splits scans %TPS key tiles and writes its O / l and lse (f32) to a
-  // workspace; @{{NAME}}_combine merges them. %S = 1 otherwise: one pass,
-  // no workspace (an empty one is allocated and freed).
+  // workspace; @{{NAME}}_merge merges them. With at most 4 rows (M <= 4:
+  // decode, packed heads) each split counts itself done on its tile's
+  // counter (zeroed here) and the last one merges; with more,
+  // @{{NAME}}_combine does, a workgroup per 4 rows. %S = 1 otherwise: one
+  // pass, no workspace (an empty one is allocated and freed).
   %BHM0 = arith.muli %B, %Hq : index
   %BHM = arith.muli %BHM0, %MT : index
   %BHM1 = arith.maxui %BHM, %c1 : index
@@ -81,14 +84,24 @@ func.func private @{{NAME}}({{ARGS}}) {
   %cDVh = arith.constant {{DV}} : index
   %wsOElts = arith.muli %wsRows, %cDVh : index
   %wsElts = arith.addi %wsOElts, %wsRows : index
+  %c4m = arith.constant 4 : index
+  %fewRows = arith.cmpi ule, %M, %c4m : index
+  %lastMerges = arith.andi %split, %fewRows : i1
+  // One i32 counter per (batch, head, query tile) after O and lse.
+  %wsCnt = arith.select %lastMerges, %BHM, %c0 : index
+  %wsAll = arith.addi %wsElts, %wsCnt : index
   %c4h = arith.constant 4 : index
-  %wsBytes = arith.muli %wsElts, %c4h : index
+  %wsBytes = arith.muli %wsAll, %c4h : index
   %wsLOff = arith.muli %wsOElts, %c4h : index
+  %wsCOff = arith.muli %wsElts, %c4h : index
   %tw0 = gpu.wait async
   %ws, %tw1 = gpu.alloc async [%tw0] (%wsBytes) : memref<?xi8>
-  gpu.wait [%tw1]
   %wso = memref.view %ws[%c0][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?x{{DV}}xf32>
   %wsl = memref.view %ws[%wsLOff][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?xf32>
+  %wsc = memref.view %ws[%wsCOff][%wsCnt] : memref<?xi8> to memref<?xi32>
+  %zi = arith.constant 0 : i32
+  %tw2 = gpu.memset async [%tw1] %wsc, %zi : memref<?xi32>, i32
+  gpu.wait [%tw2]
 //#else
   // One pass over the keys: the shapes give the chip enough workgroups.
   %S = arith.addi %c1, %c0 : index
@@ -394,6 +407,57 @@ func.func private @{{NAME}}({{ARGS}}) {
           }
         }
       }
+      scf.if %lastMerges {
+        // Done: past the barrier, thread 0's fence orders the workgroup's
+        // stores before it counts the split on its tile's counter (as a grid
+        // barrier does). The split that counts S - 1 is the last; its fence
+        // then orders the other splits' stores before its own loads, and it
+        // merges.
+        gpu.barrier
+        %flag = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<4xi32, #{{P}}ws>
+        %tc = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+        %zc = arith.constant 0 : i32
+        %t0th = arith.cmpi eq, %tc, %zc : i32
+        scf.if %t0th {
+          nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          %tile0 = arith.muli %b, %Hq : index
+          %tile1 = arith.addi %tile0, %h : index
+          %tile2 = arith.muli %tile1, %MT : index
+          %mtq = arith.divui %m0, %cBM : index
+          %tile = arith.addi %tile2, %mtq : index
+          %count1 = arith.constant 1 : i32
+          %done = memref.atomic_rmw addi %count1, %wsc[%tile] : (i32, memref<?xi32>) -> i32
+          nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          memref.store %done, %flag[%c0] : memref<4xi32, #{{P}}ws>
+          // (b, h and m0 for the merge read back from shared memory: kept
+          // from the prologue through the loop, they made ptxas spill for
+          // sm_80.)
+          %bi = arith.index_cast %b : index to i32
+          %hi = arith.index_cast %h : index to i32
+          %mi = arith.index_cast %m0 : index to i32
+          memref.store %bi, %flag[%c1] : memref<4xi32, #{{P}}ws>
+          memref.store %hi, %flag[%c2] : memref<4xi32, #{{P}}ws>
+          %c3f = arith.constant 3 : index
+          memref.store %mi, %flag[%c3f] : memref<4xi32, #{{P}}ws>
+        }
+        gpu.barrier
+        %before = memref.load %flag[%c0] : memref<4xi32, #{{P}}ws>
+        %Sl = arith.subi %S, %c1 : index
+        %Sli = arith.index_cast %Sl : index to i32
+        %last = arith.cmpi eq, %before, %Sli : i32
+        scf.if %last {
+          %bl = memref.load %flag[%c1] : memref<4xi32, #{{P}}ws>
+          %hl = memref.load %flag[%c2] : memref<4xi32, #{{P}}ws>
+          %c3g = arith.constant 3 : index
+          %ml = memref.load %flag[%c3g] : memref<4xi32, #{{P}}ws>
+          %bx = arith.index_cast %bl : i32 to index
+          %hx = arith.index_cast %hl : i32 to index
+          %mx = arith.index_cast %ml : i32 to index
+          %cBMm = arith.constant {{BM}} : index
+          func.call @{{NAME}}_merge({{MERGE_ARGS}}%wso, %wsl, %S, %bx, %hx, %mx, %M, %cBMm)
+              : ({{MERGE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index, index, index, index, index, index) -> ()
+        }
+      }
     } else {
 //#endif
 //#if OUT_F32
@@ -470,8 +534,10 @@ func.func private @{{NAME}}({{ARGS}}) {
   gpu.terminator
   }
 //#if SPLIT
-  scf.if %split {
-    func.call @{{NAME}}_combine({{COMBINE_ARGS}}%wso, %wsl, %S) : ({{COMBINE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index) -> ()
+  %manyRows = arith.cmpi ugt, %M, %c4m : index
+  %combine = arith.andi %split, %manyRows : i1
+  scf.if %combine {
+    func.call @{{NAME}}_combine({{MERGE_ARGS}}%wso, %wsl, %S) : ({{MERGE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index) -> ()
   }
   %tf0 = gpu.wait async
   %tf1 = gpu.dealloc async [%tf0] %ws : memref<?xi8>
@@ -481,118 +547,202 @@ func.func private @{{NAME}}({{ARGS}}) {
 }
 
 //#if SPLIT
-// The splits of the keys merged, one warp per query row (b, h, m): with
-// w_s = exp(lse_s - max lse), O = sum w_s O_s / sum w_s and
-// lse = max lse + log(sum w_s); O = 0 and lse = -inf where no split saw a key.
-// Lane l weighs splits l and l + 32 (S <= {{SPLIT_MAX}} <= 64), the max and the sum
-// go round the warp by shuffles, the weights through shared memory; each lane
-// then sums its columns over the splits, 8 loads in flight at a time.
-func.func private @{{NAME}}_combine(%o: !O, {{COMBINE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>, %wsl: memref<?x?x?x?xf32>, %S: index) {
+// The splits of rows [m0, m0 + maxRows) below M merged, four rows at a time:
+// by the last split of a query tile to finish (the tile's rows), or by the
+// combine kernel (4 rows a workgroup). With w_s = exp(lse_s - max lse):
+// O = sum w_s O_s / sum w_s and lse = max lse + log(sum w_s); O = 0 and
+// lse = -inf where no split saw a key. In every warp lane l weighs splits l
+// and l + 32 of each row (S <= {{SPLIT_MAX}} <= 64); the max and the sum go
+// round the warp by shuffles. Then thread t sums columns 4 (t + {{THREADS}} j) ..
+// + 3 of the four rows over the splits, {{MERGE_SPLITS}} splits at a time, each
+// weight shuffled from the lane that holds it. Rows past M read row M - 1
+// and splits past S split S - 1 (weight 0), so that no load waits behind a
+// branch: 4 x {{MERGE_SPLITS}} loads of 16 bytes are in flight together.
+func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>,
+    %wsl: memref<?x?x?x?xf32>, %S: index, %b: index, %h: index, %m0: index, %M: index,
+    %maxRows: index) attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %zf = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %log2e = arith.constant 1.4426950408889634 : f32
+  %ln2 = arith.constant 0.69314718055994531 : f32
+  %w32 = arith.constant 32 : i32
+  // The thread id read afresh (as in the epilogue): nothing of the
+  // kernel's prologue is kept in registers through its loop for this.
+  %ti = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+  %tid = arith.index_cast %ti : i32 to index
+  %lane = arith.remui %tid, %c32 : index
+  %Sl = arith.subi %S, %c1 : index
+  %Ml = arith.subi %M, %c1 : index
+  %s1 = arith.addi %lane, %c32 : index
+  %in0 = arith.cmpi ult, %lane, %S : index
+  %in1 = arith.cmpi ult, %s1, %S : index
+  %sc0 = arith.minui %lane, %Sl : index
+  %sc1 = arith.minui %s1, %Sl : index
+  %mleft = arith.subi %M, %m0 : index
+  %rows = arith.minui %mleft, %maxRows : index
+  %nblk = arith.ceildivui %rows, %c4 : index
+  %cDV = arith.constant {{DV}} : index
+  %cLast = arith.constant {{MERGE_LAST_COL}} : index
+  %cNC = arith.constant {{MERGE_CHUNKS}} : index
+  %nth = arith.constant {{THREADS}} : index
+  %zacc = arith.constant dense<0.0> : vector<4x4xf32>
+  %wpoison = ub.poison : vector<4x2xf32>
+  scf.for %blk = %c0 to %nblk step %c1 {
+    %r00 = arith.muli %blk, %c4 : index
+    %r0 = arith.addi %m0, %r00 : index
+    // The normalised weights of splits (lane, lane + 32) of the four rows.
+    %wts = affine.for %i = 0 to 4 iter_args(%wv = %wpoison) -> (vector<4x2xf32>) {
+      %r = arith.addi %r0, %i : index
+      %rc = arith.minui %r, %Ml : index
+      %y0 = memref.load %wsl[%sc0, %b, %h, %rc] : memref<?x?x?x?xf32>
+      %y1 = memref.load %wsl[%sc1, %b, %h, %rc] : memref<?x?x?x?xf32>
+      %x0 = arith.select %in0, %y0, %ninf : f32
+      %x1 = arith.select %in1, %y1, %ninf : f32
+      %mx0 = arith.maximumf %x0, %x1 : f32
+      %lmax = affine.for %k = 0 to 5 iter_args(%v = %mx0) -> (f32) {
+        %ki = arith.index_cast %k : index to i32
+        %one32 = arith.constant 1 : i32
+        %d = arith.shli %one32, %ki : i32
+        %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
+        %m = arith.maximumf %v, %y : f32
+        affine.yield %m : f32
+      }
+      %empty = arith.cmpf oeq, %lmax, %ninf : f32
+      %shift = arith.select %empty, %zf, %lmax : f32
+      %d0 = arith.subf %x0, %shift : f32
+      %e0 = arith.mulf %d0, %log2e : f32
+      %w0 = math.exp2 %e0 : f32
+      %d1 = arith.subf %x1, %shift : f32
+      %e1 = arith.mulf %d1, %log2e : f32
+      %w1 = math.exp2 %e1 : f32
+      %ws0 = arith.addf %w0, %w1 : f32
+      %wsum = affine.for %k = 0 to 5 iter_args(%v = %ws0) -> (f32) {
+        %ki = arith.index_cast %k : index to i32
+        %one32 = arith.constant 1 : i32
+        %d = arith.shli %one32, %ki : i32
+        %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
+        %sm = arith.addf %v, %y : f32
+        affine.yield %sm : f32
+      }
+      %inv0 = arith.divf %one, %wsum : f32
+      %inv = arith.select %empty, %zf, %inv0 : f32
+      %n0 = arith.mulf %w0, %inv : f32
+      %n1 = arith.mulf %w1, %inv : f32
+//#if LSE
+      %first = arith.cmpi eq, %tid, %c0 : index
+      %rin = arith.cmpi ult, %r, %M : index
+      %store = arith.andi %first, %rin : i1
+      scf.if %store {
+        %lg = math.log2 %wsum : f32
+        %ln = arith.mulf %lg, %ln2 : f32
+        %l0 = arith.addf %lmax, %ln : f32
+        %l = arith.select %empty, %ninf, %l0 : f32
+        memref.store %l, %lse[%b, %h, %r] : !LSE
+      }
+//#endif
+      %n = vector.from_elements %n0, %n1 : vector<2xf32>
+      %wv2 = vector.insert %n, %wv[%i] : vector<2xf32> into vector<4x2xf32>
+      affine.yield %wv2 : vector<4x2xf32>
+    }
+    scf.for %j = %c0 to %cNC step %c1 {
+      %e = arith.muli %j, %nth : index
+      %ch = arith.addi %tid, %e : index
+      %col = arith.muli %ch, %c4 : index
+      %cc = arith.minui %col, %cLast : index
+      // The first splits outside the loop: their loads need no weight, so
+      // they issue beside the weights' loads.
+      %cMS = arith.constant {{MERGE_SPLITS}} : index
+      %acc0 = func.call @{{NAME}}_merge_splits(%wso, %wts, %c0, %zacc, %Sl, %Ml, %b, %h, %r0, %cc)
+          : (memref<?x?x?x?x{{DV}}xf32>, vector<4x2xf32>, index, vector<4x4xf32>, index, index, index, index, index, index) -> vector<4x4xf32>
+      %sum = scf.for %sb = %cMS to %S step %cMS iter_args(%acc = %acc0) -> (vector<4x4xf32>) {
+        %acc2 = func.call @{{NAME}}_merge_splits(%wso, %wts, %sb, %acc, %Sl, %Ml, %b, %h, %r0, %cc)
+            : (memref<?x?x?x?x{{DV}}xf32>, vector<4x2xf32>, index, vector<4x4xf32>, index, index, index, index, index, index) -> vector<4x4xf32>
+        scf.yield %acc2 : vector<4x4xf32>
+      }
+      %cin = arith.cmpi ult, %col, %cDV : index
+      affine.for %i = 0 to 4 {
+        %r = arith.addi %r0, %i : index
+        %rin = arith.cmpi ult, %r, %M : index
+        %st = arith.andi %cin, %rin : i1
+        scf.if %st {
+          %v = vector.extract %sum[%i] : vector<4xf32> from vector<4x4xf32>
+//#if OUT_F32
+          vector.store %v, %o[%b, %h, %r, %col] : !O, vector<4xf32>
+//#else
+          %vt = arith.truncf %v : vector<4xf32> to vector<4x{{OE}}>
+          vector.store %vt, %o[%b, %h, %r, %col] : !O, vector<4x{{OE}}>
+//#endif
+        }
+      }
+    }
+  }
+  return
+}
+
+// The merge of the splits where tiles have more than 4 rows: a workgroup of
+// {{THREADS}} threads per 4 rows (b, h, 4 i ..), so that the rows merge side by
+// side rather than one after the other in the last split.
+func.func private @{{NAME}}_combine(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x{{DV}}xf32>,
+    %wsl: memref<?x?x?x?xf32>, %S: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c32 = arith.constant 32 : index
+  %c4 = arith.constant 4 : index
   %B = memref.dim %o, %c0 : !O
   %Hq = memref.dim %o, %c1 : !O
   %M = memref.dim %o, %c2 : !O
-  gpu.launch blocks(%m, %h, %b) in (%gx = %M, %gy = %Hq, %gz = %B)
-             threads(%lane, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
-             workgroup(%wsh : memref<64xf32, #gpu.address_space<workgroup>>) {
-    %zf = arith.constant 0.0 : f32
-    %one = arith.constant 1.0 : f32
-    %ninf = arith.constant 0xFF800000 : f32
-    %log2e = arith.constant 1.4426950408889634 : f32
-    %ln2 = arith.constant 0.69314718055994531 : f32
-    %cDV = arith.constant {{DV}} : index
-    %c8 = arith.constant 8 : index
-    %w32 = arith.constant 32 : i32
-    %s0 = arith.addi %lane, %c0 : index
-    %s1 = arith.addi %lane, %c32 : index
-    %in0 = arith.cmpi ult, %s0, %S : index
-    %in1 = arith.cmpi ult, %s1, %S : index
-    %x0 = scf.if %in0 -> (f32) {
-      %x = memref.load %wsl[%s0, %b, %h, %m] : memref<?x?x?x?xf32>
-      scf.yield %x : f32
-    } else {
-      scf.yield %ninf : f32
-    }
-    %x1 = scf.if %in1 -> (f32) {
-      %x = memref.load %wsl[%s1, %b, %h, %m] : memref<?x?x?x?xf32>
-      scf.yield %x : f32
-    } else {
-      scf.yield %ninf : f32
-    }
-    %mx0 = arith.maximumf %x0, %x1 : f32
-    %lmax = affine.for %i = 0 to 5 iter_args(%v = %mx0) -> (f32) {
-      %ii = arith.index_cast %i : index to i32
-      %one32 = arith.constant 1 : i32
-      %d = arith.shli %one32, %ii : i32
-      %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
-      %r = arith.maximumf %v, %y : f32
-      affine.yield %r : f32
-    }
-    %empty = arith.cmpf oeq, %lmax, %ninf : f32
-    %shift = arith.select %empty, %zf, %lmax : f32
-    %d0 = arith.subf %x0, %shift : f32
-    %e0 = arith.mulf %d0, %log2e : f32
-    %w0 = math.exp2 %e0 : f32
-    %d1 = arith.subf %x1, %shift : f32
-    %e1 = arith.mulf %d1, %log2e : f32
-    %w1 = math.exp2 %e1 : f32
-    memref.store %w0, %wsh[%s0] : memref<64xf32, #gpu.address_space<workgroup>>
-    memref.store %w1, %wsh[%s1] : memref<64xf32, #gpu.address_space<workgroup>>
-    %ws0 = arith.addf %w0, %w1 : f32
-    %wsum = affine.for %i = 0 to 5 iter_args(%v = %ws0) -> (f32) {
-      %ii = arith.index_cast %i : index to i32
-      %one32 = arith.constant 1 : i32
-      %d = arith.shli %one32, %ii : i32
-      %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
-      %r = arith.addf %v, %y : f32
-      affine.yield %r : f32
-    }
-    gpu.barrier
-    %inv0 = arith.divf %one, %wsum : f32
-    %inv = arith.select %empty, %zf, %inv0 : f32
-    %smax = arith.constant 63 : index
-    scf.for %c = %lane to %cDV step %c32 {
-      %sum = scf.for %sb = %c0 to %S step %c8 iter_args(%acc = %zf) -> (f32) {
-        // Eight splits: weights past S are 0 (their lse is -inf), and their
-        // loads read split S - 1 instead.
-        %sl = arith.subi %S, %c1 : index
-        %acc8 = affine.for %j = 0 to 8 iter_args(%a = %acc) -> (f32) {
-          %sj = arith.addi %sb, %j : index
-          %sc = arith.minui %sj, %sl : index
-          %sw = arith.minui %sj, %smax : index
-          %w = memref.load %wsh[%sw] : memref<64xf32, #gpu.address_space<workgroup>>
-          %live = arith.cmpi ult, %sj, %S : index
-          %wl = arith.select %live, %w, %zf : f32
-          %ov = memref.load %wso[%sc, %b, %h, %m, %c] : memref<?x?x?x?x{{DV}}xf32>
-          %a2 = math.fma %wl, %ov, %a : f32
-          affine.yield %a2 : f32
-        }
-        scf.yield %acc8 : f32
-      }
-      %r = arith.mulf %sum, %inv : f32
-//#if OUT_F32
-      memref.store %r, %o[%b, %h, %m, %c] : !O
-//#else
-      %rt = arith.truncf %r : f32 to {{OE}}
-      memref.store %rt, %o[%b, %h, %m, %c] : !O
-//#endif
-    }
-//#if LSE
-    %first = arith.cmpi eq, %lane, %c0 : index
-    scf.if %first {
-      %lg = math.log2 %wsum : f32
-      %ln = arith.mulf %lg, %ln2 : f32
-      %l0 = arith.addf %lmax, %ln : f32
-      %l = arith.select %empty, %ninf, %l0 : f32
-      memref.store %l, %lse[%b, %h, %m] : !LSE
-    }
-//#endif
-    gpu.terminator
+  %blocks = arith.ceildivui %M, %c4 : index
+  %nth = arith.constant {{THREADS}} : index
+  gpu.launch blocks(%rb, %h, %b) in (%gx = %blocks, %gy = %Hq, %gz = %B)
+             threads(%t, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1) {
+  scf.execute_region {
+    %m0 = arith.muli %rb, %c4 : index
+    func.call @{{NAME}}_merge({{MERGE_ARGS}}%wso, %wsl, %S, %b, %h, %m0, %M, %c4)
+        : ({{MERGE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index, index, index, index, index, index) -> ()
+    scf.yield
+  }
+  gpu.terminator
   }
   return
+}
+// Splits [sb, sb + {{MERGE_SPLITS}}) of four rows (from r0) added to acc, columns
+// cc .. cc + 3: split sk's weight is lane (sk mod 32)'s (wts: this lane's
+// weights of splits (lane, lane + 32)), 0 past S (S <= 64 and steps of
+// {{MERGE_SPLITS}}: sk < 64); splits past S read split S - 1, rows past M row M - 1.
+func.func private @{{NAME}}_merge_splits(%wso: memref<?x?x?x?x{{DV}}xf32>, %wts: vector<4x2xf32>,
+    %sb: index, %acc: vector<4x4xf32>, %Sl: index, %Ml: index, %b: index, %h: index, %r0: index,
+    %cc: index) -> vector<4x4xf32> attributes {fa.inline} {
+  %w32 = arith.constant 32 : i32
+  %m31 = arith.constant 31 : i32
+  %sum = affine.for %k = 0 to {{MERGE_SPLITS}} iter_args(%a = %acc) -> (vector<4x4xf32>) {
+    %sk = arith.addi %sb, %k : index
+    %skc = arith.minui %sk, %Sl : index
+    %ski = arith.index_cast %sk : index to i32
+    %src = arith.andi %ski, %m31 : i32
+    %hi = arith.cmpi uge, %ski, %w32 : i32
+    %a2 = affine.for %i = 0 to 4 iter_args(%ai = %a) -> (vector<4x4xf32>) {
+      %r = arith.addi %r0, %i : index
+      %rc = arith.minui %r, %Ml : index
+      %ov = vector.load %wso[%skc, %b, %h, %rc, %cc] {alignment = 16} : memref<?x?x?x?x{{DV}}xf32>, vector<4xf32>
+      %wlo = vector.extract %wts[%i, 0] : f32 from vector<4x2xf32>
+      %whi = vector.extract %wts[%i, 1] : f32 from vector<4x2xf32>
+      %glo, %okl = gpu.shuffle idx %wlo, %src, %w32 : f32
+      %ghi, %okh = gpu.shuffle idx %whi, %src, %w32 : f32
+      %w = arith.select %hi, %ghi, %glo : f32
+      %wv = vector.broadcast %w : f32 to vector<4xf32>
+      %row = vector.extract %ai[%i] : vector<4xf32> from vector<4x4xf32>
+      %nrow = vector.fma %wv, %ov, %row : vector<4xf32>
+      %ai2 = vector.insert %nrow, %ai[%i] : vector<4xf32> into vector<4x4xf32>
+      affine.yield %ai2 : vector<4x4xf32>
+    }
+    affine.yield %a2 : vector<4x4xf32>
+  }
+  return %sum : vector<4x4xf32>
 }
 //#endif
 
