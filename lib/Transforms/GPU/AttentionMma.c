@@ -313,6 +313,7 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   faTemplateVarsSet(vars, "DST", "%s", dst);
   faTemplateVarsSetInt(vars, "ROWS", (long)rows);
   faTemplateVarsSetInt(vars, "COLS", (long)cols);
+  faTemplateVarsSetInt(vars, "ELT_BYTES", (long)MMA_ELT_BYTES);
   faTemplateVarsSetInt(vars, "CHUNKS", chunks);
   faTemplateVarsSetInt(vars, "N", n);
   faTemplateVarsSetInt(vars, "ITERS", (n + threads - 1) / threads);
@@ -359,6 +360,8 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   snprintf(tq, sizeof tq, "!%s_tq", name);
   snprintf(tk, sizeof tk, "!%s_tk", name);
   snprintf(tv, sizeof tv, "!%s_tv", name);
+  /* The decode kernel's copies prefetch into L2 (GPU/tile_copy.mlir). */
+  faTemplateVarsSetFlag(&vars, "L2_PREFETCH", split);
   if (!missing)
     missing = appendCopy(t, &vars, k, name, "copy_q", "!Q", tq, k->bm, k->d);
   if (!missing)

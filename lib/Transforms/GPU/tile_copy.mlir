@@ -32,6 +32,55 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
   %ccols = arith.constant {{COLS}} : index
   %dense = arith.cmpi eq, %str#2, %ccols : index
   scf.if %dense {
+//#if L2_PREFETCH
+    // (Decode kernels) cp.async with an L2 prefetch of 128 bytes
+    // (.L2::128B), written as PTX: MLIR 22's nvvm.cp.async.shared.global has
+    // no prefetch qualifier. On an H100 it lifted the decode kernel 2-4 %
+    // (bench/tune_mma.txt); the main kernels keep nvgpu's copies (at D = 64
+    // the byte addresses cost them registers: spills). Source and
+    // destination are byte addresses: one base each plus i row steps.
+    %sgen = memref.extract_aligned_pointer_as_index %src : {{SRC}} -> index
+    %sgen64 = arith.index_cast %sgen : index to i64
+    %sglob = llvm.inline_asm "cvta.to.global.u64 $0, $1;", "=l,l" %sgen64 : (i64) -> i64
+    %sbase = arith.index_cast %sglob : i64 to index
+    %dbase = memref.extract_aligned_pointer_as_index %dst : {{DST}} -> index
+    %dbuf, %doff, %dsz:2, %dstr:2 = memref.extract_strided_metadata %dst
+        : {{DST}} -> memref<{{E}}, #gpu.address_space<workgroup>>, index, index, index, index, index
+    %ceb = arith.constant {{ELT_BYTES}} : index
+    %bo = arith.muli %b, %str#0 : index
+    %ho = arith.muli %h, %str#1 : index
+    %ro = arith.muli %srow0, %ccols : index
+    %se0 = arith.addi %off, %bo : index
+    %se1 = arith.addi %se0, %ho : index
+    %se2 = arith.addi %se1, %ro : index
+    %se = arith.addi %se2, %col : index
+    %sbytes = arith.muli %se, %ceb : index
+    %sa0 = arith.addi %sbase, %sbytes : index
+    %dr = arith.muli %tr, %dstr#0 : index
+    %de0 = arith.addi %doff, %dr : index
+    %de = arith.addi %de0, %col : index
+    %dbytes = arith.muli %de, %ceb : index
+    %da0 = arith.addi %dbase, %dbytes : index
+    %sstepe = arith.muli %rstep, %ccols : index
+    %sstep = arith.muli %sstepe, %ceb : index
+    %dstepe = arith.muli %rstep, %dstr#0 : index
+    %dstep = arith.muli %dstepe, %ceb : index
+    %full = arith.constant 16 : i32
+    %none = arith.constant 0 : i32
+    affine.for %i = 0 to {{ITERS}} {
+      %di = arith.muli %i, %rstep : index
+      %srow = arith.addi %srow0, %di : index
+      %in = arith.cmpi slt, %srow, %rlim : index
+      %n = arith.select %in, %full, %none : i32
+      %so = arith.muli %i, %sstep : index
+      %sa = arith.addi %sa0, %so : index
+      %do = arith.muli %i, %dstep : index
+      %da = arith.addi %da0, %do : index
+      %sa64 = arith.index_cast %sa : index to i64
+      %da32 = arith.index_cast %da : index to i32
+      llvm.inline_asm has_side_effects "cp.async.cg.shared.global.L2::128B [$0], [$1], 16, $2;", "r,l,r" %da32, %sa64, %n : (i32, i64, i32) -> ()
+    }
+//#else
     %srcd = memref.reinterpret_cast %base to offset: [%off], sizes: [%sz#0, %sz#1, %sz#2, {{COLS}}],
         strides: [%str#0, %str#1, {{COLS}}, 1]
         : memref<{{E}}> to memref<?x?x?x{{COLS}}x{{E}}, strided<[?, ?, {{COLS}}, 1], offset: ?>>
@@ -44,6 +93,7 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %tok = nvgpu.device_async_copy %srcd[%b, %h, %srow, %col], %dst[%drow, %col], 8, %count {bypassL1}
           : memref<?x?x?x{{COLS}}x{{E}}, strided<[?, ?, {{COLS}}, 1], offset: ?>> to {{DST}}
     }
+//#endif
   } else {
     affine.for %i = 0 to {{ITERS}} {
       %di = arith.muli %i, %rstep : index
