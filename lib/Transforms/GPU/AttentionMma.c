@@ -59,8 +59,9 @@ enum {
   MMA_SPLIT_MIN_TILES = 4,
   MMA_SPLIT_MAX = 64
 };
-/* The merge weighs two splits per lane of a warp, four or eight at a time. */
-_Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % 8 == 0,
+/* The merge weighs two splits per lane of a warp and sums them four at a
+ * time (MERGE_SPLITS): its steps must not pass split 63. */
+_Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % 4 == 0,
                "the merge of splits takes at most 64 splits");
 
 static int64_t outBytes(const FaAttentionKernel *k) {
