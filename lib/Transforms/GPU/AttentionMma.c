@@ -230,7 +230,6 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
   faTemplateVarsSet(vars, "MERGE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
   /* The merge's threads sum 4 columns each, 4 x threads per chunk. */
   faTemplateVarsSetInt(vars, "MERGE_CHUNKS", (long)ceilDiv(k->dv, 4 * 32 * k->warps));
-  faTemplateVarsSetInt(vars, "MERGE_LAST_COL", (long)k->dv - 4);
   /* Splits summed at a time: 4 rows x 4 loads of 16 bytes in flight (8
    * measured no faster and spills at D = 80). */
   faTemplateVarsSetInt(vars, "MERGE_SPLITS", 4);

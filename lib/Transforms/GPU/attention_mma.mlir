@@ -84,6 +84,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %cDVh = arith.constant {{DV}} : index
   %wsOElts = arith.muli %wsRows, %cDVh : index
   %wsElts = arith.addi %wsOElts, %wsRows : index
+  // (4 rows: one row block of @{{NAME}}_merge.)
   %c4m = arith.constant 4 : index
   %fewRows = arith.cmpi ule, %M, %c4m : index
   %lastMerges = arith.andi %split, %fewRows : i1
@@ -587,7 +588,7 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
   %rows = arith.minui %mleft, %maxRows : index
   %nblk = arith.ceildivui %rows, %c4 : index
   %cDV = arith.constant {{DV}} : index
-  %cLast = arith.constant {{MERGE_LAST_COL}} : index
+  %cLast = arith.subi %cDV, %c4 : index
   %cNC = arith.constant {{MERGE_CHUNKS}} : index
   %nth = arith.constant {{THREADS}} : index
   %zacc = arith.constant dense<0.0> : vector<4x4xf32>
