@@ -10,8 +10,9 @@
  *  - memref arguments of public functions are registered with
  *    gpu.host_register for the call (gpu.host_unregister before each
  *    return), so callers may pass ordinary host memory.
- *  - memref.global in workgroup memory (a kernel's dynamic shared memory,
- *    which outlining copied into its gpu.module) is erased from the host.
+ *  - memref.global in a GPU address space (a kernel's dynamic shared
+ *    memory, a kernel's device-global counters), which outlining copied into
+ *    its gpu.module, is erased from the host.
  * Runs after gpu-kernel-outlining, before gpu-to-llvm. Kernels (gpu.module)
  * are untouched. */
 #include "Builders.h"
@@ -138,7 +139,7 @@ static void rewriteFunc(MlirOperation func) {
     registerArguments(func);
 }
 
-static bool isWorkgroupGlobal(MlirOperation op) {
+static bool isKernelGlobal(MlirOperation op) {
   if (!faOpIsA(op, "memref.global"))
     return false;
   MlirType type = mlirTypeAttrGetValue(faOpGetAttr(op, "type"));
@@ -148,16 +149,16 @@ static bool isWorkgroupGlobal(MlirOperation op) {
   FaText t;
   faTextInit(&t);
   faTextAppendAttribute(&t, space);
-  bool workgroup = strcmp(t.data, "#gpu.address_space<workgroup>") == 0;
+  bool kernel = strncmp(t.data, "#gpu.address_space<", 19) == 0;
   faTextDestroy(&t);
-  return workgroup;
+  return kernel;
 }
 
-static void eraseWorkgroupGlobals(MlirOperation module) {
+static void eraseKernelGlobals(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (isWorkgroupGlobal(op))
+    if (isKernelGlobal(op))
       mlirOperationDestroy(op);
     op = next;
   }
@@ -165,7 +166,7 @@ static void eraseWorkgroupGlobals(MlirOperation module) {
 
 static void runGpuHostMemory(MlirOperation module, MlirExternalPass pass, const void *state) {
   faModuleForEachFunc(module, rewriteFunc);
-  eraseWorkgroupGlobals(module);
+  eraseKernelGlobals(module);
 }
 
 static const FaDialectHandleFn kDialects[] = {mlirGetDialectHandle__gpu__,

@@ -51,7 +51,9 @@ enum { MMA_L2_BUDGET = 16 << 20 };
 /* Decode (M <= MMA_DECODE_MAX_M) runs a kernel of one warp and
  * MMA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
  * workgroups (three per SM of a 132-SM H100 / H200), each scanning at least
- * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. */
+ * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. Keys split
+ * only where at least two splits fit, so at most MMA_SPLIT_WGS / 2 (batch,
+ * head, query tile) triples have split counters. */
 enum {
   MMA_DECODE_MAX_M = 16,
   MMA_DECODE_BM = 16,
@@ -225,6 +227,7 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
   faTemplateVarsSetInt(vars, "SPLIT_WGS", MMA_SPLIT_WGS);
   faTemplateVarsSetInt(vars, "SPLIT_MIN_TILES", MMA_SPLIT_MIN_TILES);
   faTemplateVarsSetInt(vars, "SPLIT_MAX", MMA_SPLIT_MAX);
+  faTemplateVarsSetInt(vars, "COUNTERS", MMA_SPLIT_WGS / 2);
   faTemplateVarsSet(vars, "MERGE_ARGS", "%%o, %s", k->hasLse ? "%lse, " : "");
   faTemplateVarsSet(vars, "MERGE_TYPES", "!O, %s", k->hasLse ? "!LSE, " : "");
   faTemplateVarsSet(vars, "MERGE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");

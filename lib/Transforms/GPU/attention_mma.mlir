@@ -35,6 +35,13 @@
 !{{P}}oidx = vector<{{NO}}xi32>
 
 memref.global "public" @{{NAME}}_smem : memref<0xi8, #{{P}}ws> {alignment = 128 : i64}
+//#if SPLIT
+// The decode kernel's split counters, one per (batch, head, query tile): zero
+// when the module loads, and left zero by every launch (the split that counts
+// last resets its tile's). Launches of one module run one after another (the
+// runtime's single stream).
+memref.global "public" @{{NAME}}_counters : memref<{{COUNTERS}}xi32, #gpu.address_space<global>> = dense<0>
+//#endif
 
 func.func private @{{NAME}}({{ARGS}}) {
   %c0 = arith.constant 0 : index
@@ -56,8 +63,9 @@ func.func private @{{NAME}}({{ARGS}}) {
   // splits scans %TPS key tiles and writes its O / l and lse (f32) to a
   // workspace; @{{NAME}}_merge merges them. With at most 4 rows (M <= 4:
   // decode, packed heads) each split counts itself done on its tile's
-  // counter (zeroed here) and the last one merges; with more,
-  // @{{NAME}}_combine does, a workgroup per 4 rows. %S = 1 otherwise: one
+  // counter in @{{NAME}}_counters and the last one merges (and zeroes the
+  // counter for the next launch); with more rows @{{NAME}}_combine does, a
+  // workgroup per 4 rows. %S = 1 otherwise: one
   // pass, no workspace (an empty one is allocated and freed).
   %BHM0 = arith.muli %B, %Hq : index
   %BHM = arith.muli %BHM0, %MT : index
@@ -84,25 +92,21 @@ func.func private @{{NAME}}({{ARGS}}) {
   %cDVh = arith.constant {{DV}} : index
   %wsOElts = arith.muli %wsRows, %cDVh : index
   %wsElts = arith.addi %wsOElts, %wsRows : index
-  // (4 rows: one row block of @{{NAME}}_merge.)
+  // The last split merges where a query tile has at most 4 rows (one row
+  // block of @{{NAME}}_merge). Keys split only where %sFill >= 2, so %BHM
+  // <= {{SPLIT_WGS}} / 2 = {{COUNTERS}}: the counters always suffice.
   %c4m = arith.constant 4 : index
   %fewRows = arith.cmpi ule, %M, %c4m : index
   %lastMerges = arith.andi %split, %fewRows : i1
-  // One i32 counter per (batch, head, query tile) after O and lse.
-  %wsCnt = arith.select %lastMerges, %BHM, %c0 : index
-  %wsAll = arith.addi %wsElts, %wsCnt : index
+  %combine = arith.xori %split, %lastMerges : i1
   %c4h = arith.constant 4 : index
-  %wsBytes = arith.muli %wsAll, %c4h : index
+  %wsBytes = arith.muli %wsElts, %c4h : index
   %wsLOff = arith.muli %wsOElts, %c4h : index
-  %wsCOff = arith.muli %wsElts, %c4h : index
   %tw0 = gpu.wait async
   %ws, %tw1 = gpu.alloc async [%tw0] (%wsBytes) : memref<?xi8>
   %wso = memref.view %ws[%c0][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?x{{DV}}xf32>
   %wsl = memref.view %ws[%wsLOff][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?xf32>
-  %wsc = memref.view %ws[%wsCOff][%wsCnt] : memref<?xi8> to memref<?xi32>
-  %zi = arith.constant 0 : i32
-  %tw2 = gpu.memset async [%tw1] %wsc, %zi : memref<?xi32>, i32
-  gpu.wait [%tw2]
+  gpu.wait [%tw1]
 //#else
   // One pass over the keys: the shapes give the chip enough workgroups.
   %S = arith.addi %c1, %c0 : index
@@ -427,8 +431,15 @@ func.func private @{{NAME}}({{ARGS}}) {
           %mtq = arith.divui %m0, %cBM : index
           %tile = arith.addi %tile2, %mtq : index
           %count1 = arith.constant 1 : i32
-          %done = memref.atomic_rmw addi %count1, %wsc[%tile] : (i32, memref<?xi32>) -> i32
+          %cnt = memref.get_global @{{NAME}}_counters : memref<{{COUNTERS}}xi32, #gpu.address_space<global>>
+          %done = memref.atomic_rmw addi %count1, %cnt[%tile] : (i32, memref<{{COUNTERS}}xi32, #gpu.address_space<global>>) -> i32
           nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          %Sc = arith.subi %S, %c1 : index
+          %Sci = arith.index_cast %Sc : index to i32
+          %lastc = arith.cmpi eq, %done, %Sci : i32
+          scf.if %lastc {
+            memref.store %zc, %cnt[%tile] : memref<{{COUNTERS}}xi32, #gpu.address_space<global>>
+          }
           memref.store %done, %flag[%c0] : memref<4xi32, #{{P}}ws>
           // (b, h and m0 for the merge read back from shared memory: kept
           // from the prologue through the loop, they made ptxas spill for
@@ -535,8 +546,6 @@ func.func private @{{NAME}}({{ARGS}}) {
   gpu.terminator
   }
 //#if SPLIT
-  %manyRows = arith.cmpi ugt, %M, %c4m : index
-  %combine = arith.andi %split, %manyRows : i1
   scf.if %combine {
     func.call @{{NAME}}_combine({{MERGE_ARGS}}%wso, %wsl, %S) : ({{MERGE_TYPES}}memref<?x?x?x?x{{DV}}xf32>, memref<?x?x?x?xf32>, index) -> ()
   }

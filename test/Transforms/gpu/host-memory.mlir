@@ -1,4 +1,4 @@
-// RUN: fa-opt --fa-gpu-host-memory %s | FileCheck %s
+// RUN: fa-opt --split-input-file --fa-gpu-host-memory %s | FileCheck %s
 
 // Host buffers become managed memory; those that do not escape are freed
 // before the return (asynchronous gpu.dealloc, waited for); the returned one,
@@ -50,5 +50,34 @@ module attributes {gpu.container_module} {
     call @keep(%kept) : (memref<4xf32>) -> ()
     %flat = memref.collapse_shape %viewed [[0, 1]] : memref<2x2xf32> into memref<4xf32>
     return %out, %flat : memref<4xf32>, memref<4xf32>
+  }
+}
+
+// -----
+
+// Globals in a GPU address space (a kernel's dynamic shared memory, its
+// device-global counters), which outlining copied into the gpu.module, leave
+// the host; the host's own global stays, and the gpu.module keeps its copies.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK-NOT: @smem
+// CHECK-NOT: @counters
+// CHECK: memref.global "private" constant @host_table
+// CHECK: gpu.module @kernels {
+// CHECK-DAG: memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
+// CHECK: }
+// CHECK-NOT: @smem
+// CHECK-NOT: @counters
+module attributes {gpu.container_module} {
+  memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
+  memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
+  memref.global "private" constant @host_table : memref<2xf32> = dense<[1.0, 2.0]>
+  gpu.module @kernels {
+    memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
+    memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
+    gpu.func @k() kernel {
+      %c = memref.get_global @counters : memref<8xi32, #gpu.address_space<global>>
+      gpu.return
+    }
   }
 }

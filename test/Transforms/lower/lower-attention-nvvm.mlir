@@ -213,18 +213,19 @@ func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf1
 // CHECK-LABEL: func.func @f16_decode_split(
 // The decode kernel: one warp, keys split over workgroups into a workspace,
 // each split's O / l and lse in f32. With at most 4 rows (M <= 4) each split
-// counts itself on its tile's counter (zeroed before the launch) and the last
-// one merges (the merge inlined: lse weights by shuffles, weighted sums);
-// with more rows the combine kernel merges, a workgroup per 4 rows.
+// counts itself on its tile's counter (a device global that every launch
+// leaves zero: no memset) and the last one resets it and merges (the merge
+// inlined: lse weights by shuffles, weighted sums); with more rows the
+// combine kernel merges, a workgroup per 4 rows.
+// CHECK: memref.global "public" @[[CNTG:fa_attention_[0-9]+_decode_counters]] : memref<198xi32, #gpu.address_space<global>> = dense<0>
 // CHECK: func.func private @[[DEC:fa_attention_[0-9]+_decode]](
 // CHECK: %[[SPLIT:.*]] = arith.cmpi ugt, %[[S:.*]], %c1 : index
 // CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[M:.*]], %[[C4:.*]] : index
 // CHECK: %[[LAST:.*]] = arith.andi %[[SPLIT]], %[[FEW]] : i1
-// CHECK: %[[NCNT:.*]] = arith.select %[[LAST]], %{{.*}}, %c0 : index
+// CHECK: %[[COMB:.*]] = arith.xori %[[SPLIT]], %[[LAST]] : i1
 // CHECK: %[[WS:.*]], %[[T:.*]] = gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xi8>
 // CHECK: %[[WSO:.*]] = memref.view %[[WS]][%c0][{{.*}}] : memref<?xi8> to memref<?x?x?x?x128xf32>
-// CHECK: %[[CNT:.*]] = memref.view %[[WS]][%{{.*}}][%[[NCNT]]] : memref<?xi8> to memref<?xi32>
-// CHECK: gpu.memset async [%[[T]]] %[[CNT]], %{{.*}} : memref<?xi32>, i32
+// CHECK-NOT: gpu.memset
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c32{{.*}}
 // CHECK: scf.for
 // CHECK: scf.if %[[SPLIT]] {
@@ -232,16 +233,18 @@ func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf1
 // CHECK: scf.if %[[LAST]] {
 // CHECK: gpu.barrier
 // CHECK: nvvm.memory.barrier <gpu>
-// CHECK: memref.atomic_rmw addi %{{.*}}, %[[CNT]][%{{.*}}] : (i32, memref<?xi32>) -> i32
+// CHECK: %[[CNT:.*]] = memref.get_global @[[CNTG]]
+// CHECK: %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[CNT]][%[[TILE:.*]]] : (i32, memref<198xi32, #gpu.address_space<global>>) -> i32
 // CHECK: nvvm.memory.barrier <gpu>
+// CHECK: %[[ISLAST:.*]] = arith.cmpi eq, %[[DONE]], %{{.*}} : i32
+// CHECK: scf.if %[[ISLAST]] {
+// CHECK-NEXT: memref.store %c0_i32, %[[CNT]][%[[TILE]]]
 // CHECK: gpu.barrier
 // CHECK: gpu.shuffle xor
 // CHECK: math.exp2
 // CHECK: gpu.shuffle idx
 // CHECK: vector.fma
 // CHECK: } else {
-// CHECK: %[[MANY:.*]] = arith.cmpi ugt, %[[M]], %[[C4]] : index
-// CHECK: %[[COMB:.*]] = arith.andi %[[SPLIT]], %[[MANY]] : i1
 // CHECK: scf.if %[[COMB]] {
 // CHECK-NEXT: func.call @[[COMBINE:fa_attention_[0-9]+_decode_combine]](%{{.*}}, %{{.*}}, %[[WSO]], %{{.*}}, %[[S]])
 // CHECK: gpu.dealloc async [%{{.*}}] %[[WS]] : memref<?xi8>
