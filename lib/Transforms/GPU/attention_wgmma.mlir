@@ -332,10 +332,11 @@ func.func private @{{NAME}}({{ARGS}}) {
             : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
         %k0arr = nvvm.mbarrier.arrive %ke0 : !llvm.ptr<3> -> i64
         %sm0:5 = func.call @{{NAME}}_softmax(%s0, %c0, %m_init, %l_init, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
-            : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+            : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+        %p0 = func.call @{{NAME}}_pack(%sm0#0) : (!{{P}}schunk) -> !{{P}}pfrag
 
         %lp:4 = scf.for %t = %c1 to %NT step %c1
-            iter_args(%oprev = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %sm0#0)
+            iter_args(%oprev = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %p0)
             -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows, !{{P}}pfrag) {
           %g = arith.addi %kv0, %t : index
           %gp = arith.subi %g, %c1 : index
@@ -359,9 +360,24 @@ func.func private @{{NAME}}({{ARGS}}) {
           // S(t) is ready once at most the P V group is pending.
           %s = func.call @{{NAME}}_wait1_s(%sf) : (!{{P}}sfrag) -> !{{P}}sfrag
           %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
-          %pnew, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
-              : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+          %pf, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+              : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+          // The softmax in a basic block of its own, ended by a branch on its
+          // row sums that is never taken (they are not negative): ptxas
+          // hoists a wgmma wait to early in its block and sinks what the
+          // block's end does not need past the wait, so that the softmax
+          // would not overlap P V.
+          %lr0 = vector.extract %lnew[0] : f32 from !{{P}}rows
+          %lr1 = vector.extract %lnew[1] : f32 from !{{P}}rows
+          %lrs = arith.addf %lr0, %lr1 : f32
+          %never = arith.cmpf olt, %lrs, %zf : f32
+          scf.if %never {
+            %ns = arith.constant 1 : i32
+            nvvm.nanosleep %ns
+          }
           %acc = func.call @{{NAME}}_wait0_o(%of) : (!{{P}}ofrag) -> !{{P}}ofrag
+          // P(t) packed once P(t-1) V(t-1) is done reading its registers.
+          %pnew = func.call @{{NAME}}_pack(%pf) : (!{{P}}schunk) -> !{{P}}pfrag
           %varr = nvvm.mbarrier.arrive %vep : !llvm.ptr<3> -> i64
           // O *= alpha of tile t, before P(t) V(t) adds to it.
 //#include attention_rescale
@@ -621,10 +637,10 @@ func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: ind
 // rescale (some row's max moved).
 //#if BIAS
 func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
-    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
 //#else
 func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> (!{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
 //#endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -671,12 +687,37 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 //#include attention_online_softmax
   %la = arith.mulf %lrow, %alpha : !{{P}}rows
   %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
-  %pe = arith.truncf %p : !{{P}}schunk to !{{P}}pfrag
   %l = "fa.blockwise_reduction"(%p, %la) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
       : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
-  return %pe, %mnew, %l, %alpha, %anymove : !{{P}}pfrag, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+  return %p, %mnew, %l, %alpha, %anymove : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
 }
 
 //#include attention_exp2
+
+// P in {{E}}, two entries to a register (cvt.rn.{{E}}x2.f32, as the A
+// registers of P V take them). Inline PTX rather than arith.truncf: LLVM folds
+// a truncation through the loop's phi into the next iteration, so that the loop
+// carries P in f32 and packs it at the top, into the registers that the P V
+// still in flight reads; ptxas then waits for that P V before the softmax,
+// which no longer overlaps it.
+func.func private @{{NAME}}_pack(%p: !{{P}}schunk) -> !{{P}}pfrag attributes {fa.inline} {
+  %poison = ub.poison : !{{P}}pfrag
+  %pe = affine.for %i = 0 to {{NS_PAIRS}} iter_args(%acc = %poison) -> (!{{P}}pfrag) {
+    %c2 = arith.constant 2 : index
+    %e0 = arith.muli %i, %c2 : index
+    %c1 = arith.constant 1 : index
+    %e1 = arith.addi %e0, %c1 : index
+    %x0 = vector.extract %p[%e0] : f32 from !{{P}}schunk
+    %x1 = vector.extract %p[%e1] : f32 from !{{P}}schunk
+    %reg = llvm.inline_asm "cvt.rn.{{E}}x2.f32 $0, $2, $1;", "=r,f,f" %x0, %x1 : (f32, f32) -> i32
+    %pair = llvm.bitcast %reg : i32 to vector<2x{{E}}>
+    %y0 = vector.extract %pair[0] : {{E}} from vector<2x{{E}}>
+    %y1 = vector.extract %pair[1] : {{E}} from vector<2x{{E}}>
+    %a0 = vector.insert %y0, %acc[%e0] : {{E}} into !{{P}}pfrag
+    %a1 = vector.insert %y1, %a0[%e1] : {{E}} into !{{P}}pfrag
+    affine.yield %a1 : !{{P}}pfrag
+  }
+  return %pe : !{{P}}pfrag
+}
 
 {{WAIT_HELPERS}}

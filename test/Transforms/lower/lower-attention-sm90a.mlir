@@ -47,8 +47,22 @@
 // CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64", transpose_b}
 // CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"} : (vector<64xf16>, memref<2x128x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>) -> vector<64xf32>
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;"
+// The softmax of S(t) while P(t-1) V(t-1) runs: its row sums end the block with
+// a branch never taken (sums are not negative), so that ptxas keeps the softmax
+// ahead of the wait for P V; P(t) is packed to f16 pairs after that wait.
 // CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"}
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: %[[L:.*]] = "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "sum", layout = "wgmma_m64", partial}
+// CHECK: %[[L0:.*]] = vector.extract %[[L]][0]
+// CHECK: %[[L1:.*]] = vector.extract %[[L]][1]
+// CHECK: %[[LS:.*]] = arith.addf %[[L0]], %[[L1]] : f32
+// CHECK: %[[NEVER:.*]] = arith.cmpf olt, %[[LS]], %{{.*}} : f32
+// CHECK: scf.if %[[NEVER]] {
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: nvvm.nanosleep
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NOT: ex2.approx
+// CHECK: llvm.inline_asm "cvt.rn.f16x2.f32 $0, $2, $1;", "=r,f,f"
 // After each item's last S its consumers free Q (qempty); the epilogue
 // stores O by TMA from O's own buffer once the previous store has read it.
 // CHECK: nvvm.mbarrier.arrive %[[QEMPTY]]
