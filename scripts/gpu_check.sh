@@ -43,8 +43,9 @@ sanitize() {
     [ $rc -eq 0 ] || { san_fail=$((san_fail+1)); grep -m6 -E "=========  *(Invalid|Race|Warning|Error|Barrier)|Program hit|at .* in " $log; }
   done
 }
-for c in attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 sweep_22 \
-         sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_3; do
+# FA_SAN_MMA / FA_SAN_HOPPER replace the case lists (a shorter device call).
+for c in ${FA_SAN_MMA:-attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 \
+         sweep_22 sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_3}; do
   sanitize $c model.so
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
@@ -52,8 +53,8 @@ done
 # kv_len with few keys (the V zeroing of the one-consumer kernel), and the persistent kernel
 # (workgroups of several work items) with kv_len and lse, with f32 O, without keys, and under a
 # causal mask in groups of two items.
-for c in hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_11 hopper_12 hopper_13 \
-         hopper_14; do
+for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_11 \
+         hopper_12 hopper_13 hopper_14}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"
