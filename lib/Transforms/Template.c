@@ -125,8 +125,10 @@ const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVa
     size_t argLen;
     size_t kwLen = directive(line, len, &kw, &arg, &argLen);
     if (kwLen == 2 && strncmp(kw, "if", 2) == 0 && depth < MAX_DEPTH) {
+      bool negate = argLen > 0 && *arg == '!';
       ++depth;
-      keep[depth] = keep[depth - 1] && flagSet(vars, arg, argLen);
+      keep[depth] = keep[depth - 1] &&
+                    flagSet(vars, arg + negate, argLen - negate) != negate;
     } else if (kwLen == 4 && strncmp(kw, "else", 4) == 0 && depth > 0) {
       keep[depth] = keep[depth - 1] && !keep[depth];
     } else if (kwLen == 5 && strncmp(kw, "endif", 5) == 0 && depth > 0) {

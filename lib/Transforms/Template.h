@@ -7,6 +7,7 @@
  *                       on lines of their own: the lines between are kept
  *                       only when NAME is set to a value other than "0"
  *                       (or, after //#else, when it is not). Nestable.
+ *   //#if !NAME         the lines are kept when NAME is not set or "0".
  *   //#include NAME     the embedded template of file NAME.mlir (any of
  *                       lib/CMakeLists.txt's FA_TEMPLATE_LIST), specialised with
  *                       the same variables: pieces shared by kernels.

@@ -1,5 +1,5 @@
 /* The kernel template engine (lib/Transforms/Template.c): {{NAME}}
- * variables, //#if / //#else / //#endif on flags, //#include of another
+ * variables, //#if / //#if ! / //#else / //#endif on flags, //#include of another
  * embedded template by its file's name, and the errors that name what is
  * missing (an unset variable, an unknown //#include).
  */
@@ -35,6 +35,16 @@ int main(void) {
   show("flags",
        "//#if CAUSAL\ncausal\n//#else\nnot causal\n//#endif\n"
        "//#if BIAS\nbias\n//#else\nno bias\n//#endif\nend\n",
+       &vars);
+
+  // //#if !NAME keeps its lines where the flag is off (or not set at all).
+  // CHECK-LABEL: == negated flags
+  // CHECK-NEXT: no bias
+  // CHECK-NEXT: no pv split
+  // CHECK-NEXT: end
+  show("negated flags",
+       "//#if !CAUSAL\nnot causal\n//#endif\n//#if !BIAS\nno bias\n//#else\nbias\n//#endif\n"
+       "//#if !PV_SPLIT\nno pv split\n//#endif\nend\n",
        &vars);
 
   // A piece other templates include: attention_exp2 defines @NAME_exp2.

@@ -258,8 +258,7 @@ func.func private @{{NAME}}({{ARGS}}) {
     %k0 = memref.subview %kbuf[%c0, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tk
     func.call @{{NAME}}_copy_k(%k, %b, %hk, %nk0, %nend, %k0) : (!K, index, index, index, index, !{{P}}tk) -> ()
     %v0 = memref.subview %vbuf[%c0, 0, 0] [1, {{BN}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tv
-//#if ONE_STAGE
-//#else
+//#if !ONE_STAGE
     func.call @{{NAME}}_copy_v(%v, %b, %hk, %nk0, %nend, %v0) : (!V, index, index, index, index, !{{P}}tv) -> ()
 //#endif
     %gq = "nvgpu.device_async_create_group"() : () -> !nvgpu.device.async.token

@@ -118,8 +118,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %grid = arith.addi %nblk, %c0 : index
 //#endif
 //#if CAUSAL
-//#if PAIRED
-//#else
+//#if !PAIRED
   // (Groups of neighbouring heads whose K and V fit L2: attention_wgmma_tile.)
   %kvrow = arith.constant {{KV_ROW_BYTES}} : index
   %kvhead = arith.muli %N, %kvrow : index
@@ -516,8 +515,7 @@ func.func private @{{NAME}}({{ARGS}}) {
               : !llvm.ptr, !llvm.ptr<3>
         }
         nvvm.cp.async.bulk.commit.group
-//#if O_BUFFER
-//#else
+//#if !O_BUFFER
         nvvm.cp.async.bulk.wait_group 0 {read}
 //#endif
       }

@@ -100,8 +100,7 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
     affine.yield %v : vector<{{NC}}xf32>
   }
   nvvm.wgmma.commit.group.sync.aligned
-//#if ASYNC
-//#else
+//#if !ASYNC
   nvvm.wgmma.wait.group.sync.aligned 0
 //#endif
   return %res : vector<{{NC}}xf32>
