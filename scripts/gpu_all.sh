@@ -15,9 +15,12 @@ gunzip -f gpu-run/ptx/*.ptx.gz
 for f in gpu-run/ptx/*.ptx; do
   ptxas -v -arch=sm_90a $f -o ${f%.ptx}.cubin 2>&1 | grep -E "registers|spill" | tr '\n' ' '
   echo " <- $(basename $f)"
-  cuobjdump --dump-sass ${f%.ptx}.cubin | grep -oE "^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9_.]*" |
+  cuobjdump --dump-sass ${f%.ptx}.cubin > ${f%.ptx}.sass
+  grep -oE "^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9_.]*" ${f%.ptx}.sass |
     awk '{print $2}' | sort | uniq -c | sort -rn > ${f%.ptx}.mix
   grep -E " (HGMMA|UTMALDG|UTMASTG|SYNCS|WARPGROUP|HMMA|LDSM|LDGSTS|LDL|STL|SHFL|MUFU|BAR)" ${f%.ptx}.mix | tr '\n' ' '; echo
 done > $OUT/sass_mix.txt
 cat $OUT/sass_mix.txt
+# Whether each Hopper kernel's softmax runs beside its P V (test/Integration/hopper-sass.test).
+python3 test/Integration/sass_overlap.py gpu-run/ptx/*_main*_kernel.sass | tee $OUT/sass_overlap.txt
 bench/run_perf.sh gpu-run $OUT 2>&1 | tail -40

@@ -51,3 +51,11 @@ if sanitizer:
     config.substitutions.append(("%compute_sanitizer", sanitizer))
 if shutil.which("ptxas"):
     config.available_features.add("ptxas")
+# A SASS disassembler (nvdisasm, e.g. from PyPI's nvidia-cuda-nvdisasm, or the CUDA
+# toolkit's cuobjdump) lets tests read the machine code ptxas makes: REQUIRES: sass.
+if shutil.which("nvdisasm"):
+    config.available_features.add("sass")
+    config.substitutions.append(("%sass", "nvdisasm -c"))
+elif shutil.which("cuobjdump"):
+    config.available_features.add("sass")
+    config.substitutions.append(("%sass", "cuobjdump --dump-sass"))
