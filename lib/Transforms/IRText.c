@@ -98,13 +98,21 @@ static FaDeclaration declarationIn(MlirOperation module, MlirSymbolTable *table,
   return FA_DECL_CONFLICT;
 }
 
-/* Declarations the module has are not repeated; one it has otherwise is an
- * error (reported at it). */
-static bool declarationsFit(MlirOperation module, MlirSymbolTable *table, MlirBlock from) {
+/* Drops from `from` the function declarations `module` has already; false if
+ * one names another symbol of it (an error, reported at that symbol). */
+static bool dropKnownDeclarations(MlirOperation module, MlirBlock from) {
+  MlirSymbolTable table = {NULL};
   bool fit = true;
-  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    fit &= declarationIn(module, table, op) != FA_DECL_CONFLICT;
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    FaDeclaration d = declarationIn(module, &table, op);
+    fit &= d != FA_DECL_CONFLICT;
+    if (d == FA_DECL_PRESENT)
+      mlirOperationDestroy(op);
+    op = next;
+  }
+  if (!mlirSymbolTableIsNull(table))
+    mlirSymbolTableDestroy(table);
   return fit;
 }
 
@@ -116,18 +124,13 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
     return mlirLogicalResultFailure();
   MlirBlock from = mlirModuleGetBody(parsed);
   MlirBlock to = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  MlirSymbolTable table = {NULL};
-  bool fit = declarationsFit(module, &table, from);
+  bool fit = dropKnownDeclarations(module, from);
   for (MlirOperation op = mlirBlockGetFirstOperation(from); fit && !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (declarationIn(module, &table, op) == FA_DECL_NEW) {
-      mlirOperationRemoveFromParent(op);
-      mlirBlockAppendOwnedOperation(to, op);
-    }
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(to, op);
     op = next;
   }
-  if (!mlirSymbolTableIsNull(table))
-    mlirSymbolTableDestroy(table);
   mlirModuleDestroy(parsed);
   return fit ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

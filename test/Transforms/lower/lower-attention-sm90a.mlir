@@ -268,3 +268,23 @@ func.func @two_persistent(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf1
       : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
   return %o1, %o2, %o3 : tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>
 }
+
+// -----
+
+// Two persistent kernels in a module that declares the runtime's SM count
+// itself (before its function): that declaration (the same type) is neither
+// repeated nor replaced after it.
+// CHECK-LABEL: func.func @declared_sms(
+// CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
+// CHECK: call @faRuntimeGetMultiprocessorCount() : () -> i32
+// CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
+// CHECK: call @faRuntimeGetMultiprocessorCount() : () -> i32
+// CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
+func.func private @faRuntimeGetMultiprocessorCount() -> i32
+func.func @declared_sms(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> (tensor<2x4x200x128xf16>, tensor<2x4x200x128xf16>) {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32}
+      : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
+  %p = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.05 : f32}
+      : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
+  return %o, %p : tensor<2x4x200x128xf16>, tensor<2x4x200x128xf16>
+}
