@@ -693,11 +693,11 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 //#include attention_exp2
 
 // P in {{E}}, two entries to a register (cvt.rn.{{E}}x2.f32, as the A
-// registers of P V take them). Inline PTX rather than arith.truncf: LLVM folds
-// a truncation through the loop's phi into the next iteration, so that the loop
-// carries P in f32 and packs it at the top, into the registers that the P V
-// still in flight reads; ptxas then waits for that P V before the softmax,
-// which no longer overlaps it.
+// registers of P V take them), where the loop calls it: after the wait for
+// P(t-1) V(t-1). Packed before that wait, into the registers P V still reads,
+// ptxas serializes the wgmma pipeline (info C7513). An arith.truncf in the same
+// place comes out the same way (LLVM sinks it to the loop's latch, also after
+// the wait); the inline PTX keeps the place explicit.
 func.func private @{{NAME}}_pack(%p: !{{P}}schunk) -> !{{P}}pfrag attributes {fa.inline} {
   %poison = ub.poison : !{{P}}pfrag
   %pe = affine.for %i = 0 to {{NS_PAIRS}} iter_args(%acc = %poison) -> (!{{P}}pfrag) {
