@@ -6,6 +6,7 @@
 
 #include "../Support/Location.h"
 #include "../Support/Strings.h"
+#include "../Support/Text.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -38,24 +39,6 @@ struct FaDiagnostics {
   size_t numRecs, capRecs;
   size_t numDirectiveErrors; /* malformed expected-* comments */
 };
-
-/* --- growable text ---------------------------------------------------------- */
-
-typedef struct {
-  char *data;
-  size_t size, cap;
-} Text;
-
-static void textAppend(MlirStringRef s, void *userData) {
-  Text *t = userData;
-  if (t->size + s.length + 1 > t->cap) {
-    t->cap = (t->size + s.length + 1) * 2;
-    t->data = realloc(t->data, t->cap);
-  }
-  memcpy(t->data + t->size, s.data, s.length);
-  t->size += s.length;
-  t->data[t->size] = 0;
-}
 
 static const char *severityName(MlirDiagnosticSeverity s) {
   switch (s) {
@@ -113,10 +96,10 @@ static Record makeRecord(MlirDiagnostic diag) {
   MlirStringRef file;
   if (faLocationResolve(mlirDiagnosticGetLocation(diag), &file, &r.line, &r.col))
     r.file = faStringCopyOwned(file.data, file.length);
-  Text msg = {NULL, 0, 0};
-  textAppend(mlirStringRefCreate("", 0), &msg);
-  mlirDiagnosticPrint(diag, textAppend, &msg);
-  r.message = msg.data;
+  FaText msg;
+  faTextInit(&msg);
+  mlirDiagnosticPrint(diag, faTextAppendStringRef, &msg);
+  r.message = msg.data; /* the record owns it */
   return r;
 }
 
@@ -178,27 +161,22 @@ static void clearChunk(FaDiagnostics *d) {
 
 /* Literal text is escaped, {{...}} is an extended regular expression. */
 static bool compilePattern(const char *pattern, regex_t *out) {
-  Text re = {NULL, 0, 0};
-  textAppend(mlirStringRefCreate("", 0), &re);
+  FaText re;
+  faTextInit(&re);
   const char *p = pattern;
   while (*p) {
     const char *open = strstr(p, "{{");
     const char *close = open ? strstr(open + 2, "}}") : NULL;
     const char *lit_end = close ? open : p + strlen(p);
-    for (; p < lit_end; ++p) {
-      if (strchr(".[]{}()\\*+?^$|", *p))
-        textAppend(mlirStringRefCreate("\\", 1), &re);
-      textAppend(mlirStringRefCreate(p, 1), &re);
-    }
+    for (; p < lit_end; ++p)
+      faTextAppend(&re, strchr(".[]{}()\\*+?^$|", *p) ? "\\%c" : "%c", *p);
     if (close) {
-      textAppend(mlirStringRefCreate("(", 1), &re);
-      textAppend(mlirStringRefCreate(open + 2, (size_t)(close - open - 2)), &re);
-      textAppend(mlirStringRefCreate(")", 1), &re);
+      faTextAppend(&re, "(%.*s)", (int)(close - open - 2), open + 2);
       p = close + 2;
     }
   }
   bool ok = regcomp(out, re.data, REG_EXTENDED | REG_NOSUB) == 0;
-  free(re.data);
+  faTextDestroy(&re);
   return ok;
 }
 

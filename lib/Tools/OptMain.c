@@ -5,6 +5,7 @@
 #include "fa-c/OptMain.h"
 
 #include "Tools.h"
+#include "../Support/Text.h"
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
 
@@ -213,24 +214,9 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
 
 /* --- processing ---------------------------------------------------------- */
 
-typedef struct {
-  char *data;
-  size_t size, cap;
-} OutBuffer;
-
-static void appendOut(MlirStringRef s, void *userData) {
-  OutBuffer *b = userData;
-  if (b->size + s.length + 1 > b->cap) {
-    b->cap = (b->size + s.length + 1) * 2;
-    b->data = realloc(b->data, b->cap);
-  }
-  memcpy(b->data + b->size, s.data, s.length);
-  b->size += s.length;
-}
-
 /* Parses, verifies, transforms and prints one chunk. */
 static bool processChunk(MlirContext ctx, MlirPassManager pm, const Options *o,
-                         const FaChunk *chunk, OutBuffer *out) {
+                         const FaChunk *chunk, FaText *out) {
   MlirModule module;
   if (!o->split && strcmp(o->input, "-") != 0) {
     /* Whole files are parsed from disk so locations carry their real name. */
@@ -252,8 +238,8 @@ static bool processChunk(MlirContext ctx, MlirPassManager pm, const Options *o,
       mlirOpPrintingFlagsPrintGenericOpForm(flags);
     if (o->printDebugInfo)
       mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
-    mlirOperationPrintWithFlags(op, flags, appendOut, out);
-    appendOut(mlirStringRefCreate("\n", 1), out);
+    mlirOperationPrintWithFlags(op, flags, faTextAppendStringRef, out);
+    faTextAppend(out, "\n");
     mlirOpPrintingFlagsDestroy(flags);
   }
   mlirModuleDestroy(module);
@@ -261,7 +247,7 @@ static bool processChunk(MlirContext ctx, MlirPassManager pm, const Options *o,
 }
 
 static bool processSource(MlirContext ctx, MlirPassManager pm, const Options *o,
-                          const FaSource *source, OutBuffer *out) {
+                          const FaSource *source, FaText *out) {
   if (faSourceIsBlank(source->data, source->size)) {
     fprintf(stderr, "%s:1:1: error: input is empty: expected MLIR operations\n",
             source->name);
@@ -273,7 +259,7 @@ static bool processSource(MlirContext ctx, MlirPassManager pm, const Options *o,
   bool ok = true;
   for (size_t i = 0; i < n; ++i) {
     if (i > 0)
-      appendOut(mlirStringRefCreateFromCString("// -----\n"), out);
+      faTextAppend(out, "// -----\n");
     faDiagnosticsBeginChunk(diags, &chunks[i]);
     bool chunkOk = processChunk(ctx, pm, o, &chunks[i], out);
     ok &= o->verifyDiagnostics ? faDiagnosticsEndChunk(diags) : chunkOk;
@@ -283,7 +269,7 @@ static bool processSource(MlirContext ctx, MlirPassManager pm, const Options *o,
   return ok;
 }
 
-static bool writeOutput(const Options *o, const OutBuffer *out) {
+static bool writeOutput(const Options *o, const FaText *out) {
   bool toStdout = !o->output || strcmp(o->output, "-") == 0;
   FILE *f = toStdout ? stdout : fopen(o->output, "wb");
   if (!f) {
@@ -324,7 +310,8 @@ int faOptMain(int argc, char **argv) {
   MlirContext ctx = createContext(&o);
   int status = 1;
   FaSource source = {0};
-  OutBuffer out = {NULL, 0, 0};
+  FaText out;
+  faTextInit(&out);
   MlirPassManager pm = {NULL};
   if (mlirLogicalResultIsSuccess(faContextLoadDialect(ctx)) &&
       !mlirPassManagerIsNull(pm = buildPassManager(ctx, &o)) &&
@@ -337,7 +324,7 @@ int faOptMain(int argc, char **argv) {
   if (!mlirPassManagerIsNull(pm))
     mlirPassManagerDestroy(pm);
   faSourceDestroy(&source);
-  free(out.data);
+  faTextDestroy(&out);
   mlirContextDestroy(ctx);
   freeOptions(&o);
   return status;

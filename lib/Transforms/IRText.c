@@ -6,57 +6,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-void faTextInit(FaText *t) {
-  t->cap = 4096;
-  t->size = 0;
-  t->data = malloc(t->cap);
-  if (!t->data)
-    abort();
-  t->data[0] = '\0';
-}
-
-void faTextDestroy(FaText *t) {
-  free(t->data);
-  t->data = NULL;
-  t->size = t->cap = 0;
-}
-
-static void reserve(FaText *t, size_t extra) {
-  if (t->size + extra + 1 <= t->cap)
-    return;
-  while (t->size + extra + 1 > t->cap)
-    t->cap *= 2;
-  t->data = realloc(t->data, t->cap);
-  if (!t->data)
-    abort();
-}
-
-void faTextAppend(FaText *t, const char *fmt, ...) {
-  va_list ap, copy;
-  va_start(ap, fmt);
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  if (n > 0) {
-    reserve(t, (size_t)n);
-    vsnprintf(t->data + t->size, (size_t)n + 1, fmt, ap);
-    t->size += (size_t)n;
-  }
-  va_end(ap);
-}
-
-void faTextAppendStringRef(MlirStringRef s, void *userData) {
-  FaText *t = userData;
-  reserve(t, s.length);
-  memcpy(t->data + t->size, s.data, s.length);
-  t->size += s.length;
-  t->data[t->size] = '\0';
-}
 
 void faTextAppendType(FaText *t, MlirType type) { mlirTypePrint(type, faTextAppendStringRef, t); }
 

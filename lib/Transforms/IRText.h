@@ -4,24 +4,12 @@
 #ifndef FA_LIB_TRANSFORMS_IRTEXT_H
 #define FA_LIB_TRANSFORMS_IRTEXT_H
 
+#include "../Support/Text.h"
+
 #include "mlir-c/IR.h"
-#include "mlir-c/Support.h"
 
 #include <stddef.h>
 
-/* A growable string. Aborts when out of memory. */
-typedef struct FaText {
-  char *data;
-  size_t size, cap;
-} FaText;
-
-void faTextInit(FaText *t);
-void faTextDestroy(FaText *t);
-void faTextAppend(FaText *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* An MlirStringCallback appending to the FaText `userData` (for the C API's
- * printers). */
-void faTextAppendStringRef(MlirStringRef s, void *userData);
 /* Appends the textual form of `type` (or `attr`). */
 void faTextAppendType(FaText *t, MlirType type);
 void faTextAppendAttribute(FaText *t, MlirAttribute attr);
