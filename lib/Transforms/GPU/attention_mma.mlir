@@ -65,8 +65,8 @@ func.func private @{{NAME}}({{ARGS}}) {
   // decode, packed heads) each split counts itself done on its tile's
   // counter in @{{NAME}}_counters and the last one merges (and zeroes the
   // counter for the next launch); with more rows @{{NAME}}_combine does, a
-  // workgroup per 4 rows. %S = 1 otherwise: one
-  // pass, no workspace (an empty one is allocated and freed).
+  // workgroup per 4 rows. %S = 1 otherwise: one pass, no workspace (an empty
+  // one is allocated and freed).
   %BHM0 = arith.muli %B, %Hq : index
   %BHM = arith.muli %BHM0, %MT : index
   %BHM1 = arith.maxui %BHM, %c1 : index
