@@ -439,7 +439,8 @@ func.func private @{{NAME}}({{ARGS}}) {
           scf.if %lastc {
             memref.store %zc, %cnt[%tile] : memref<{{COUNTERS}}xi32, #gpu.address_space<global>>
           }
-          memref.store %done, %flag[%c0] : memref<4xi32, #{{P}}ws>
+          %lastw = arith.extui %lastc : i1 to i32
+          memref.store %lastw, %flag[%c0] : memref<4xi32, #{{P}}ws>
           // (b, h and m0 for the merge read back from shared memory: kept
           // from the prologue through the loop, they made ptxas spill for
           // sm_80.)
@@ -452,10 +453,8 @@ func.func private @{{NAME}}({{ARGS}}) {
           memref.store %mi, %flag[%c3f] : memref<4xi32, #{{P}}ws>
         }
         gpu.barrier
-        %before = memref.load %flag[%c0] : memref<4xi32, #{{P}}ws>
-        %Sl = arith.subi %S, %c1 : index
-        %Sli = arith.index_cast %Sl : index to i32
-        %last = arith.cmpi eq, %before, %Sli : i32
+        %lastr = memref.load %flag[%c0] : memref<4xi32, #{{P}}ws>
+        %last = arith.cmpi ne, %lastr, %zc : i32
         scf.if %last {
           %bl = memref.load %flag[%c1] : memref<4xi32, #{{P}}ws>
           %hl = memref.load %flag[%c2] : memref<4xi32, #{{P}}ws>
