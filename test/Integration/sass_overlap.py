@@ -3,7 +3,8 @@
 (nvdisasm -c or cuobjdump --dump-sass) and prints, per file, the MUFU.EX2 between the
 wait for S (WARPGROUP.DEPBAR.LE gsb0, 0x1) and the wait for P V (gsb0, 0x0), and those
 after it up to the next HGMMA. The softmax overlaps P V when all of the tile's
-exponentials come before the second wait.
+exponentials come before the second wait. A kernel that runs each tile in turn waits
+for every group to drain (gsb0, 0x0 only).
 
 usage: sass_overlap.py FILE..."""
 import os
@@ -18,7 +19,8 @@ def scan(path):
     starts = [i for i, (op, args) in enumerate(ops)
               if op == "WARPGROUP.DEPBAR.LE" and "0x1" in args]
     if not starts:
-        return "no wait for S"
+        drains = any(op == "WARPGROUP.DEPBAR.LE" and "0x0" in args for op, args in ops)
+        return "every wait drains (no overlap)" if drains else "no wgmma wait"
     i = starts[0]
     before = after = 0
     j = i + 1

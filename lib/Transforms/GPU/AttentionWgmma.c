@@ -14,7 +14,12 @@
 
 /* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
  * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
- * SM, persistent}; two stages of K and V. A persistent kernel runs as many
+ * SM, persistent, overlap}; two stages of K and V. With `overlap` a
+ * consumer's softmax of S(t) runs while its P(t-1) V(t-1) does
+ * (FlashAttention-3's intra-warpgroup overlap, which keeps P(t-1) and S(t)
+ * in registers together); without it each tile's S, softmax and P V run in
+ * turn, and the consumers interleave with each other: D = 64 with four
+ * consumers (256 rows; bench/tune_wgmma.txt, step 21). A persistent kernel runs as many
  * workgroups as fit the device at once, each walking work items: the next
  * one's Q and K / V load while the last one's O is stored (bench/tune_wgmma.txt,
  * step 13); under a causal mask in groups of a long and a short item (step 17). Of the rows of a head dim the first whose keys
@@ -24,13 +29,13 @@
  * per SM, overlap them with each other's loops. */
 typedef struct {
   int64_t maxD, maxKeys, bn, consumers, ctas;
-  bool persistent;
+  bool persistent, overlap;
 } WgmmaTileRow;
 
-static const WgmmaTileRow kWgmmaTiles[] = {{64, 1536, 96, 1, 3, false},
-                                           {64, 0, 128, 3, 1, false},
-                                           {128, 0, 128, 2, 1, true},
-                                           {256, 0, 64, 2, 1, false}};
+static const WgmmaTileRow kWgmmaTiles[] = {
+    {64, 1536, 96, 1, 3, false, true}, {64, 0, 96, 4, 1, false, false},
+    {64, 0, 128, 2, 1, false, true},   {128, 0, 128, 2, 1, true, true},
+    {256, 0, 64, 2, 1, false, true}};
 enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
 
 /* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
@@ -95,11 +100,9 @@ static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d 
 
 static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow *row) {
   FaAttentionKernel w = *k;
-  /* A bias needs more registers than three consumers leave (spills). */
-  int64_t consumers = k->biasElt.ptr && row->consumers > 2 ? 2 : row->consumers;
   w.bn = row->bn, w.stages = WG_STAGES, w.pvSplit = 1;
-  w.bm = 64 * consumers;
-  w.warps = 4 * (consumers + 1);
+  w.bm = 64 * row->consumers;
+  w.warps = 4 * (row->consumers + 1);
   w.ctasPerSm = row->ctas;
   /* Persistent where O's buffer fits beside the others. */
   w.persistent = row->persistent;
@@ -109,13 +112,14 @@ static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow
 }
 
 /* Whether `row` serves k: its head dims, and its shared memory; rows of
- * several workgroups per SM leave too few registers for a bias. */
+ * several workgroups per SM, or of more than two consumers, leave too few
+ * registers for a bias (spills). */
 static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
   FaAttentionKernel w = rowTiles(k, row);
   /* setmaxnreg.inc only raises a consumer's count above the launch's. */
   bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
-  return row->maxD >= headDim(k) && !(k->biasElt.ptr && row->ctas > 1) && smemFits(&w) &&
-         regsFit;
+  bool biasFits = !k->biasElt.ptr || (row->ctas == 1 && row->consumers <= 2);
+  return row->maxD >= headDim(k) && biasFits && smemFits(&w) && regsFit;
 }
 
 /* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
@@ -240,6 +244,7 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
   faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
   faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
+  faTemplateVarsSetFlag(&vars, "SYNC_PV", !row->overlap);
   faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;

@@ -320,6 +320,51 @@ func.func private @{{NAME}}({{ARGS}}) {
       // softmax of S(t) runs while P V still runs on the tensor cores, and
       // O is rescaled once that group is done. Tile 0's S before the loop,
       // the last tile's P V after it.
+//#if SYNC_PV
+      // Without the overlap (many consumers, too few registers to keep P(t-1)
+      // beside S(t)): per tile S = Q K(t)^T, its softmax, O *= alpha, then
+      // O += P(t) V(t); the warpgroups interleave instead.
+      %fin:3 = scf.if %any -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
+        %lp:3 = scf.for %t = %c0 to %NT step %c1
+            iter_args(%acc = %o_init, %mrow = %m_init, %lrow = %l_init)
+            -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
+          %g = arith.addi %kv0, %t : index
+          %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
+          %n0 = arith.muli %t, %cBN : index
+          %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
+          %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
+          %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
+          %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
+          nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
+          %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
+              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+          %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
+              : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
+          %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
+          %pf, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+              : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+//#include attention_rescale
+          %pnew = func.call @{{NAME}}_pack(%pf) : (!{{P}}schunk) -> !{{P}}pfrag
+          nvvm.mbarrier.try_wait.parity %vf, %par, %ticks : !llvm.ptr<3>, i32, i32
+//#if KVLEN
+          %tlast = arith.cmpi eq, %t, %ntMinus1 : index
+          scf.if %tlast {
+            func.call @{{NAME}}_zero_v(%kvbuf, %st, %t, %nvalid, %ctid)
+                : (memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, index, index, index, index) -> ()
+          }
+//#endif
+          %vs = memref.subview %kvbuf[%st, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
+              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+          %of = "fa.blockwise_gemm"(%pnew, %vs, %accs) {layout = "wgmma_m64"}
+              : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
+          %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
+          scf.yield %of, %mnew, %lnew : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+        }
+//#if PERSISTENT
+        %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
+//#endif
+        scf.yield %lp#0, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+//#else
       %fin:3 = scf.if %any -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
         %st0, %par0 = func.call @{{NAME}}_stage(%kv0, %cSt) : (index, index) -> (index, i32)
         %kf0 = func.call @{{NAME}}_bar(%bar0, %st0, %c1) : (i64, index, index) -> !llvm.ptr<3>
@@ -395,36 +440,8 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
 //#if KVLEN
-        // Keys past kv_len are memory of the tensor (TMA zero-fills only past
-        // N), which a KV cache may leave unwritten: their V rows, all in this
-        // last tile, are zeroed, so that their P = 0 never meets a NaN. The
-        // consumers write them (16-byte stores; a whole row is zero whatever
-        // the swizzle) and meet before the tensor cores read the tile.
-        %nl0 = arith.muli %ntMinus1, %cBN : index
-        %vkeep0 = arith.subi %nvalid, %nl0 : index
-        %vkeep = arith.minui %vkeep0, %cBN : index
-        %vzRows = arith.subi %cBN, %vkeep : index
-        %vzPerRow = arith.constant {{V_ZERO_PER_ROW}} : index
-        %vzN = arith.muli %vzRows, %vzPerRow : index
-        %zeros8 = arith.constant dense<0.0> : vector<8x{{E}}>
-        %cons = arith.constant {{CONSUMER_THREADS}} : index
-        %c8z = arith.constant 8 : index
-        %cDC = arith.constant {{DC}} : index
-        scf.for %e = %ctid to %vzN step %cons {
-          %r0 = arith.divui %e, %vzPerRow : index
-          %r = arith.addi %r0, %vkeep : index
-          %inRow = arith.remui %e, %vzPerRow : index
-          %vch0 = arith.divui %inRow, %c8z : index
-          %vch = arith.addi %vch0, %cDC : index
-          %v16 = arith.remui %inRow, %c8z : index
-          %vcol = arith.muli %v16, %c8z : index
-          vector.store %zeros8, %kvbuf[%stl, %vch, %r, %vcol]
-              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, vector<8x{{E}}>
-        }
-        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-        %vzBar = arith.constant 8 : i32
-        %consI = arith.constant {{CONSUMER_THREADS}} : i32
-        nvvm.barrier id = %vzBar number_of_threads = %consI
+        func.call @{{NAME}}_zero_v(%kvbuf, %stl, %ntMinus1, %nvalid, %ctid)
+            : (memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, index, index, index, index) -> ()
 //#endif
         %vls = memref.subview %kvbuf[%stl, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
             : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
@@ -432,6 +449,7 @@ func.func private @{{NAME}}({{ARGS}}) {
             : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
         %vlarr = nvvm.mbarrier.arrive %vel : !llvm.ptr<3> -> i64
         scf.yield %ol, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
+//#endif
       } else {
 //#if PERSISTENT
         %qarr = nvvm.mbarrier.arrive %qempty : !llvm.ptr<3> -> i64
@@ -585,6 +603,44 @@ func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<
 
 // The stage of a ring of %n stages that use %g (from 0) takes, and the
 // parity of the mbarrier phase that completes it.
+//#if KVLEN
+// Keys past kv_len are memory of the tensor (TMA zero-fills only past N),
+// which a KV cache may leave unwritten: their V rows, all in the last key
+// tile %t (in stage %st), are zeroed, so that their P = 0 never meets a NaN.
+// The consumers write them (16-byte stores; a whole row is zero whatever the
+// swizzle) and meet before the tensor cores read the tile.
+func.func private @{{NAME}}_zero_v(%kvbuf: memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>,
+                                   %st: index, %t: index, %nvalid: index, %ctid: index) attributes {fa.inline} {
+  %cBN = arith.constant {{BN}} : index
+  %nl0 = arith.muli %t, %cBN : index
+  %vkeep0 = arith.subi %nvalid, %nl0 : index
+  %vkeep = arith.minui %vkeep0, %cBN : index
+  %vzRows = arith.subi %cBN, %vkeep : index
+  %vzPerRow = arith.constant {{V_ZERO_PER_ROW}} : index
+  %vzN = arith.muli %vzRows, %vzPerRow : index
+  %zeros8 = arith.constant dense<0.0> : vector<8x{{E}}>
+  %cons = arith.constant {{CONSUMER_THREADS}} : index
+  %c8z = arith.constant 8 : index
+  %cDC = arith.constant {{DC}} : index
+  scf.for %e = %ctid to %vzN step %cons {
+    %r0 = arith.divui %e, %vzPerRow : index
+    %r = arith.addi %r0, %vkeep : index
+    %inRow = arith.remui %e, %vzPerRow : index
+    %vch0 = arith.divui %inRow, %c8z : index
+    %vch = arith.addi %vch0, %cDC : index
+    %v16 = arith.remui %inRow, %c8z : index
+    %vcol = arith.muli %v16, %c8z : index
+    vector.store %zeros8, %kvbuf[%st, %vch, %r, %vcol]
+        : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, vector<8x{{E}}>
+  }
+  nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  %vzBar = arith.constant 8 : i32
+  %consI = arith.constant {{CONSUMER_THREADS}} : i32
+  nvvm.barrier id = %vzBar number_of_threads = %consI
+  return
+}
+//#endif
+
 func.func private @{{NAME}}_stage(%g: index, %n: index) -> (index, i32) attributes {fa.inline} {
   %one = arith.constant 1 : i32
   %st = arith.remui %g, %n : index
@@ -699,22 +755,7 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 // place comes out the same way (LLVM sinks it to the loop's latch, also after
 // the wait); the inline PTX keeps the place explicit.
 func.func private @{{NAME}}_pack(%p: !{{P}}schunk) -> !{{P}}pfrag attributes {fa.inline} {
-  %poison = ub.poison : !{{P}}pfrag
-  %pe = affine.for %i = 0 to {{NS_PAIRS}} iter_args(%acc = %poison) -> (!{{P}}pfrag) {
-    %c2 = arith.constant 2 : index
-    %e0 = arith.muli %i, %c2 : index
-    %c1 = arith.constant 1 : index
-    %e1 = arith.addi %e0, %c1 : index
-    %x0 = vector.extract %p[%e0] : f32 from !{{P}}schunk
-    %x1 = vector.extract %p[%e1] : f32 from !{{P}}schunk
-    %reg = llvm.inline_asm "cvt.rn.{{E}}x2.f32 $0, $2, $1;", "=r,f,f" %x0, %x1 : (f32, f32) -> i32
-    %pair = llvm.bitcast %reg : i32 to vector<2x{{E}}>
-    %y0 = vector.extract %pair[0] : {{E}} from vector<2x{{E}}>
-    %y1 = vector.extract %pair[1] : {{E}} from vector<2x{{E}}>
-    %a0 = vector.insert %y0, %acc[%e0] : {{E}} into !{{P}}pfrag
-    %a1 = vector.insert %y1, %a0[%e1] : {{E}} into !{{P}}pfrag
-    affine.yield %a1 : !{{P}}pfrag
-  }
+  %pe = arith.truncf %p : !{{P}}schunk to !{{P}}pfrag
   return %pe : !{{P}}pfrag
 }
 

@@ -62,7 +62,7 @@
 // CHECK-NEXT: nvvm.nanosleep
 // CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
 // CHECK-NOT: ex2.approx
-// CHECK: llvm.inline_asm "cvt.rn.f16x2.f32 $0, $2, $1;", "=r,f,f"
+// CHECK: arith.truncf %{{.*}} : vector<64xf32> to vector<64xf16>
 // After each item's last S its consumers free Q (qempty); the epilogue
 // stores O by TMA from O's own buffer once the previous store has read it.
 // CHECK: nvvm.mbarrier.arrive %[[QEMPTY]]
@@ -93,13 +93,24 @@ func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v
 
 // -----
 
-// D = 64 with many keys (2000 > 1536): three consumers (192 rows); f32 O is
-// stored from the fragments.
+// D = 64 with many keys (2000 > 1536): four consumers (256 rows) of 96-key
+// tiles, without the intra-warpgroup overlap: each tile's S = Q K^T (waited
+// for), its softmax, then P V, all in one loop; f32 O is stored from the
+// fragments.
 // CHECK-LABEL: func.func @d64_f32_out(
 // CHECK-NOT: main_few
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
-// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 128 : i32, nvvm.minctasm = 1 : i32}}
-// CHECK: nvvm.setmaxregister increase 160
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c640{{.*}}
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 96 : i32, nvvm.minctasm = 1 : i32}}
+// CHECK: nvvm.setmaxregister increase 112
+// CHECK-NOT: async
+// CHECK: scf.for
+// CHECK-NOT: async
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : (memref<1x64x64xbf16, {{.*}}>, memref<1x96x64xbf16, {{.*}}>, vector<48xf32>) -> vector<48xf32>
+// CHECK-NOT: async
+// CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"
+// CHECK-NOT: async
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<48xbf16>, memref<1x96x64xbf16, {{.*}}>, vector<32xf32>) -> vector<32xf32>
+// CHECK-NOT: async
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<2xf32>
 func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x2000x64xbf16>, %v: tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32> {
@@ -180,7 +191,7 @@ func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, 
 // CHECK: func.func private @fa_attention_0_main_few(
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}
 // CHECK: func.func private @fa_attention_0_main_many(
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c640{{.*}}
 // CHECK: func.func private @fa_attention_0_main(
 // CHECK: %[[N:.*]] = memref.dim %{{.*}}, %c2
 // CHECK: %[[M:.*]] = memref.dim %{{.*}}, %c2
@@ -221,7 +232,7 @@ func.func @d64_bias(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tens
 // the many-keys kernel, no selector.
 // CHECK-LABEL: func.func @d64_static_keys(
 // CHECK-NOT: main_few
-// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c512{{.*}}
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c640{{.*}}
 // CHECK-NOT: main_few
 func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>, %v: tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
