@@ -264,7 +264,6 @@ void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k
   faTemplateVarsSetInt(vars, "NS", ns);
   faTemplateVarsSetInt(vars, "NO", no);
   faTemplateVarsSetInt(vars, "NR", 2 * rm);
-  faTemplateVarsSetInt(vars, "NS_PAIRS", ns / 2);
   faTemplateVarsSetInt(vars, "NO_PAIRS", no / 2);
   setFragList(vars, "S_ROWS", ROW_OFFSET, ns, (long)k->bn / 8);
   setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->bn / 8);

@@ -748,12 +748,11 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 
 //#include attention_exp2
 
-// P in {{E}}, two entries to a register (cvt.rn.{{E}}x2.f32, as the A
+// P in {{E}} (cvt.rn.{{E}}x2.f32 in PTX: two entries to a register, as the A
 // registers of P V take them), where the loop calls it: after the wait for
-// P(t-1) V(t-1). Packed before that wait, into the registers P V still reads,
-// ptxas serializes the wgmma pipeline (info C7513). An arith.truncf in the same
-// place comes out the same way (LLVM sinks it to the loop's latch, also after
-// the wait); the inline PTX keeps the place explicit.
+// P(t-1) V(t-1). LLVM leaves it after the wait or moves it to the top of the
+// next iteration; packed before the wait, into the registers P V still reads,
+// ptxas would serialize the wgmma pipeline (info C7513; hopper-ptx.test).
 func.func private @{{NAME}}_pack(%p: !{{P}}schunk) -> !{{P}}pfrag attributes {fa.inline} {
   %pe = arith.truncf %p : !{{P}}schunk to !{{P}}pfrag
   return %pe : !{{P}}pfrag
