@@ -50,11 +50,11 @@ for c in ${FA_SAN_MMA:-attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 swe
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
 # with tails, causal with lse (few keys), fully masked rows with f32 O, bias with kv_len, Dv != D,
-# kv_len with few keys (the V zeroing of the one-consumer kernel), and the persistent kernel
-# (workgroups of several work items) with kv_len and lse, with f32 O, without keys, and under a
-# causal mask in groups of two items.
-for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_11 \
-         hopper_12 hopper_13 hopper_14}; do
+# kv_len with few keys and with many (the V zeroing of the one-consumer kernel and of the
+# four-consumer one), and the persistent kernel (workgroups of several work items) with kv_len
+# and lse, with f32 O, without keys, and under a causal mask in groups of two items.
+for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_15 \
+         hopper_11 hopper_12 hopper_13 hopper_14}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

@@ -4,7 +4,7 @@
 // (hopper-ptx.test): tails of M and N (TMA's zero fill), GQA, causal offsets,
 // a bias, kv_len with a fully masked batch, the lse result, f32 output,
 // D = 64 / 80 / 96 / 128 / 192 / 256, Dv != D, f16 and bf16, no keys at all,
-// both tilings of D = 64 (few keys and many), the persistent kernel (more
+// both tilings of D = 64 (few keys and many, each with kv_len), the persistent kernel (more
 // work items than an H100's 132 workgroups) with kv_len and with f32 output.
 // A "gpu-check-args:" line gives fa-check's generator options for its case.
 
@@ -92,9 +92,9 @@ func.func @no_keys_f16(%q: tensor<1x2x40x64xf16>, %k: tensor<1x2x0x64xf16>, %v: 
 
 // -----
 
-// D = 64 with many keys (over 1536 per workgroup): three consumer warpgroups
-// (192 rows), one workgroup per SM; fewer keys take one consumer, three
-// workgroups per SM.
+// D = 64 with many keys (over 1536 per workgroup): four consumer warpgroups
+// (256 rows) running each tile in turn, one workgroup per SM; fewer keys take
+// one consumer, three workgroups per SM.
 func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64xf16>, %v: tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x130x64xf16>, tensor<1x2x1700x64xf16>, tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16>
@@ -156,4 +156,16 @@ func.func @persistent_causal_pairs_f16(%q: tensor<1x91x260x80xf16>, %k: tensor<1
   %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.11 : f32, causal_offset = -30 : i64}
       : (tensor<1x91x260x80xf16>, tensor<1x7x230x80xf16>, tensor<1x7x230x16xf16>) -> (tensor<1x91x260x16xf16>, tensor<1x91x260xf32>)
   return %o, %lse : tensor<1x91x260x16xf16>, tensor<1x91x260xf32>
+}
+
+// -----
+
+// kv_len at D = 64 with many keys: the four-consumer kernel, which runs each
+// tile in turn, zeroes the V rows past kv_len in the last tile inside its
+// loop (its 512 consumer threads, named barrier 8); 300 rows are a 256-row
+// tile and a tail of 44.
+func.func @kv_len_many_keys_f16(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x1900x64xf16>, %v: tensor<2x2x1900x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
+      : (tensor<2x2x300x64xf16>, tensor<2x2x1900x64xf16>, tensor<2x2x1900x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
+  return %o : tensor<2x2x300x64xf16>
 }
