@@ -18,8 +18,9 @@
  * consumer's softmax of S(t) runs while its P(t-1) V(t-1) does
  * (FlashAttention-3's intra-warpgroup overlap, which keeps P(t-1) and S(t)
  * in registers together); without it each tile's S, softmax and P V run in
- * turn, and the consumers interleave with each other: D = 64 with four
- * consumers (256 rows; bench/tune_wgmma.txt, step 21). A persistent kernel runs as many
+ * turn, and the consumers interleave with each other (D = 64: four
+ * consumers of 256 rows, or four one-consumer workgroups an SM with few keys;
+ * bench/tune_wgmma.txt, steps 21, 22). A persistent kernel runs as many
  * workgroups as fit the device at once, each walking work items: the next
  * one's Q and K / V load while the last one's O is stored (bench/tune_wgmma.txt,
  * step 13); under a causal mask in groups of a long and a short item (step 17). Of the rows of a head dim the first whose keys
@@ -33,7 +34,7 @@ typedef struct {
 } WgmmaTileRow;
 
 static const WgmmaTileRow kWgmmaTiles[] = {
-    {64, 1536, 96, 1, 3, false, true}, {64, 0, 96, 4, 1, false, false},
+    {64, 1024, 64, 1, 4, false, false}, {64, 0, 96, 4, 1, false, false},
     {64, 0, 128, 2, 1, false, true},   {128, 0, 128, 2, 1, true, true},
     {256, 0, 64, 2, 1, false, true}};
 enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };

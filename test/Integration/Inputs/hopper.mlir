@@ -92,9 +92,9 @@ func.func @no_keys_f16(%q: tensor<1x2x40x64xf16>, %k: tensor<1x2x0x64xf16>, %v: 
 
 // -----
 
-// D = 64 with many keys (over 1536 per workgroup): four consumer warpgroups
+// D = 64 with many keys (over 1024 per workgroup): four consumer warpgroups
 // (256 rows) running each tile in turn, one workgroup per SM; fewer keys take
-// one consumer, three workgroups per SM.
+// one consumer, four workgroups per SM.
 func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64xf16>, %v: tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x130x64xf16>, tensor<1x2x1700x64xf16>, tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16>

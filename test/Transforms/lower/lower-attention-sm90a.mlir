@@ -93,7 +93,7 @@ func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v
 
 // -----
 
-// D = 64 with many keys (2000 > 1536): four consumers (256 rows) of 96-key
+// D = 64 with many keys (2000 > 1024): four consumers (256 rows) of 96-key
 // tiles, without the intra-warpgroup overlap: each tile's S = Q K^T (waited
 // for), its softmax, then P V, all in one loop; f32 O is stored from the
 // fragments.
@@ -102,15 +102,15 @@ func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c640{{.*}}
 // CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 96 : i32, nvvm.minctasm = 1 : i32}}
 // CHECK: nvvm.setmaxregister increase 112
-// CHECK-NOT: async
+// CHECK-NOT: {async
 // CHECK: scf.for
-// CHECK-NOT: async
+// CHECK-NOT: {async
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : (memref<1x64x64xbf16, {{.*}}>, memref<1x96x64xbf16, {{.*}}>, vector<48xf32>) -> vector<48xf32>
-// CHECK-NOT: async
+// CHECK-NOT: {async
 // CHECK: "fa.blockwise_reduction"({{.*}}) {axis = 1 : i64, kind = "max", layout = "wgmma_m64"
-// CHECK-NOT: async
+// CHECK-NOT: {async
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<48xbf16>, memref<1x96x64xbf16, {{.*}}>, vector<32xf32>) -> vector<32xf32>
-// CHECK-NOT: async
+// CHECK-NOT: {async
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<2xf32>
 func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x2000x64xbf16>, %v: tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32> {
@@ -150,14 +150,18 @@ func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: ten
 
 // kv_len: V rows past it in the last key tile are zeroed in shared memory
 // (16-byte stores by the consumers), then the consumers meet (named barrier 8)
-// before the last P V. (300 keys: the few-keys tiles, 96 keys a tile.)
+// before that tile's P V. (300 keys: the few-keys tiles, 64 keys a tile, each
+// tile in turn: the zeroing is in the key loop, on its last tile.)
 // CHECK-LABEL: func.func @kv_len_zeroing(
-// CHECK: "fa.blockwise_gemm"({{.*}}) {async, layout = "wgmma_m64"}
 // CHECK: scf.for
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x96x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b}
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[LAST]] {
+// CHECK: scf.for
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<48xf16>
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<32xf16>
 func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
       : (tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
@@ -166,17 +170,21 @@ func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>
 
 // -----
 
-// D = 64 with few keys (300 <= 1536 a workgroup): one consumer warpgroup and
-// 96-key tiles, three workgroups per SM at 80 registers a thread at launch
-// (the consumer takes 136); only that kernel where the shapes say it.
+// D = 64 with few keys (300 <= 1024 a workgroup): one consumer warpgroup and
+// 64-key tiles, each in turn, four workgroups per SM at 64 registers a thread
+// at launch (the consumer takes 104); only that kernel where the shapes say it.
 // CHECK-LABEL: func.func @d64_few_keys(
 // CHECK-NOT: main_many
 // CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c1, %c64{{.*}}, %c64] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, 3>
-// CHECK: nvgpu.tma.create.descriptor {{.*}} box[%c1, %c1, %c96, %c64] : memref<*xf16> -> <tensor = memref<1x1x96x64xf16, 3>
+// CHECK: nvgpu.tma.create.descriptor {{.*}} box[%c1, %c1, %c64{{.*}}, %c64] : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, 3>
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}}
-// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 80 : i32, nvvm.minctasm = 3 : i32}}
-// CHECK: nvvm.setmaxregister increase 136
-// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : ({{.*}}, memref<1x96x64xf16, {{.*}}>, vector<48xf32>) -> vector<48xf32>
+// CHECK: gpu.barrier {fa.kernel_bounds = {nvvm.maxnreg = 64 : i32, nvvm.minctasm = 4 : i32}}
+// CHECK: nvvm.setmaxregister increase 104
+// CHECK-NOT: {async
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64", transpose_b} : ({{.*}}, memref<1x64x64xf16, {{.*}}>, vector<32xf32>) -> vector<32xf32>
+// CHECK-NOT: {async
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<32xf16>, memref<1x64x64xf16, {{.*}}>, vector<32xf32>) -> vector<32xf32>
+// CHECK-NOT: {async
 func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16> {
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
@@ -199,7 +207,7 @@ func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, 
 // CHECK: %[[MID0:.*]] = arith.addi %[[HALF]], %c0
 // CHECK: %[[MID:.*]] = arith.maxsi %[[MID0]], %c0
 // CHECK: %[[KEYS:.*]] = arith.minsi %[[MID]], %[[N]]
-// CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[KEYS]], %c1536
+// CHECK: %[[FEW:.*]] = arith.cmpi ule, %[[KEYS]], %c1024
 // CHECK: scf.if %[[FEW]] {
 // CHECK: call @fa_attention_0_main_few(
 // CHECK: } else {
@@ -228,7 +236,7 @@ func.func @d64_bias(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tens
 
 // -----
 
-// Static N, dynamic M, no mask: N alone says the keys (2000 > 1536): only
+// Static N, dynamic M, no mask: N alone says the keys (2000 > 1024): only
 // the many-keys kernel, no selector.
 // CHECK-LABEL: func.func @d64_static_keys(
 // CHECK-NOT: main_few
