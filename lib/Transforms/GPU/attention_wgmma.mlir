@@ -31,6 +31,7 @@
 !{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>
 !{{P}}tk = memref<{{DC}}x{{BN}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
 !{{P}}tv = memref<{{DVC}}x{{BN}}x64x{{E}}, strided<[{{KCS}}, 64, 1], offset: ?>, #{{P}}ws>
+!{{P}}tkv = memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>
 !{{P}}sfrag = vector<{{NS}}xf32>
 !{{P}}schunk = vector<{{NS}}xf32>
 !{{P}}pfrag = vector<{{NS}}x{{E}}>
@@ -146,7 +147,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         : memref<0xi8, #{{P}}ws> to memref<{{SMEM_BYTES}}xi8, #{{P}}ws>
     %qbuf = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws>
     %offKV = arith.constant {{OFF_KV}} : index
-    %kvbuf = memref.view %raw[%offKV][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>
+    %kvbuf = memref.view %raw[%offKV][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to !{{P}}tkv
     %sbase = memref.extract_aligned_pointer_as_index %raw : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> -> index
     %sbase64 = arith.index_cast %sbase : index to i64
     %offBar = arith.constant {{OFF_BAR}} : i64
@@ -315,11 +316,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       %qpar = arith.andi %item32, %i1 : i32
       nvvm.mbarrier.try_wait.parity %qfull, %qpar, %ticks : !llvm.ptr<3>, i32, i32
 
-      // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
-      // O += P(t-1) V(t-1) are issued together (two wgmma groups); the
-      // softmax of S(t) runs while P V still runs on the tensor cores, and
-      // O is rescaled once that group is done. Tile 0's S before the loop,
-      // the last tile's P V after it.
 //#if SYNC_PV
       // Without the overlap (many consumers, too few registers to keep P(t-1)
       // beside S(t)): per tile S = Q K(t)^T, its softmax, O *= alpha, then
@@ -336,25 +332,23 @@ func.func private @{{NAME}}({{ARGS}}) {
           %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
           %ve = func.call @{{NAME}}_bar(%bar0, %st, %c4) : (i64, index, index) -> !llvm.ptr<3>
           nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
-          %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
-              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+          %ks = func.call @{{NAME}}_k_tile(%kvbuf, %st) : (!{{P}}tkv, index) -> !{{P}}tk
           %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
               : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
           %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
           %pf, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
               : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
 //#include attention_rescale
-          %pnew = func.call @{{NAME}}_pack(%pf) : (!{{P}}schunk) -> !{{P}}pfrag
+          %pnew = arith.truncf %pf : !{{P}}schunk to !{{P}}pfrag
           nvvm.mbarrier.try_wait.parity %vf, %par, %ticks : !llvm.ptr<3>, i32, i32
 //#if KVLEN
           %tlast = arith.cmpi eq, %t, %ntMinus1 : index
           scf.if %tlast {
             func.call @{{NAME}}_zero_v(%kvbuf, %st, %t, %nvalid, %ctid)
-                : (memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, index, index, index, index) -> ()
+                : (!{{P}}tkv, index, index, index, index) -> ()
           }
 //#endif
-          %vs = memref.subview %kvbuf[%st, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
-              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+          %vs = func.call @{{NAME}}_v_tile(%kvbuf, %st) : (!{{P}}tkv, index) -> !{{P}}tv
           %of = "fa.blockwise_gemm"(%pnew, %vs, %accs) {layout = "wgmma_m64"}
               : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
           %varr = nvvm.mbarrier.arrive %ve : !llvm.ptr<3> -> i64
@@ -365,19 +359,23 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#endif
         scf.yield %lp#0, %lp#1, %lp#2 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows
 //#else
+      // FlashAttention-3's order within a warpgroup: S(t) = Q K(t)^T and
+      // O += P(t-1) V(t-1) are issued together (two wgmma groups); the
+      // softmax of S(t) runs while P V still runs on the tensor cores, and
+      // O is rescaled once that group is done. Tile 0's S before the loop,
+      // the last tile's P V after it.
       %fin:3 = scf.if %any -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
         %st0, %par0 = func.call @{{NAME}}_stage(%kv0, %cSt) : (index, index) -> (index, i32)
         %kf0 = func.call @{{NAME}}_bar(%bar0, %st0, %c1) : (i64, index, index) -> !llvm.ptr<3>
         %ke0 = func.call @{{NAME}}_bar(%bar0, %st0, %c3b) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %kf0, %par0, %ticks : !llvm.ptr<3>, i32, i32
-        %k0s = memref.subview %kvbuf[%st0, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
-            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+        %k0s = func.call @{{NAME}}_k_tile(%kvbuf, %st0) : (!{{P}}tkv, index) -> !{{P}}tk
         %s0 = "fa.blockwise_gemm"(%qs, %k0s, %s_zero) {transpose_b, layout = "wgmma_m64"}
             : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
         %k0arr = nvvm.mbarrier.arrive %ke0 : !llvm.ptr<3> -> i64
         %sm0:5 = func.call @{{NAME}}_softmax(%s0, %c0, %m_init, %l_init, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
             : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
-        %p0 = func.call @{{NAME}}_pack(%sm0#0) : (!{{P}}schunk) -> !{{P}}pfrag
+        %p0 = arith.truncf %sm0#0 : !{{P}}schunk to !{{P}}pfrag
 
         %lp:4 = scf.for %t = %c1 to %NT step %c1
             iter_args(%oprev = %o_init, %mrow = %sm0#1, %lrow = %sm0#2, %pprev = %p0)
@@ -392,13 +390,11 @@ func.func private @{{NAME}}({{ARGS}}) {
           %vfp = func.call @{{NAME}}_bar(%bar0, %stp, %c2) : (i64, index, index) -> !llvm.ptr<3>
           %vep = func.call @{{NAME}}_bar(%bar0, %stp, %c4) : (i64, index, index) -> !llvm.ptr<3>
           nvvm.mbarrier.try_wait.parity %kf, %par, %ticks : !llvm.ptr<3>, i32, i32
-          %ks = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1]
-              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tk
+          %ks = func.call @{{NAME}}_k_tile(%kvbuf, %st) : (!{{P}}tkv, index) -> !{{P}}tk
           %sf = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64", async}
               : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
           nvvm.mbarrier.try_wait.parity %vfp, %parp, %ticks : !llvm.ptr<3>, i32, i32
-          %vs = memref.subview %kvbuf[%stp, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
-              : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+          %vs = func.call @{{NAME}}_v_tile(%kvbuf, %stp) : (!{{P}}tkv, index) -> !{{P}}tv
           %of = "fa.blockwise_gemm"(%pprev, %vs, %oprev) {layout = "wgmma_m64", async}
               : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
           // S(t) is ready once at most the P V group is pending.
@@ -420,8 +416,12 @@ func.func private @{{NAME}}({{ARGS}}) {
             nvvm.nanosleep %ns
           }
           %acc = func.call @{{NAME}}_wait0_o(%of) : (!{{P}}ofrag) -> !{{P}}ofrag
-          // P(t) packed once P(t-1) V(t-1) is done reading its registers.
-          %pnew = func.call @{{NAME}}_pack(%pf) : (!{{P}}schunk) -> !{{P}}pfrag
+          // P(t) packed (cvt.rn.{{E}}x2.f32 in PTX) once P(t-1) V(t-1) is done
+          // reading its registers: LLVM leaves it here or moves it to the top
+          // of the next iteration. Packed before the wait, into the registers
+          // P V still reads, ptxas would serialize the wgmma pipeline (info
+          // C7513; hopper-ptx.test).
+          %pnew = arith.truncf %pf : !{{P}}schunk to !{{P}}pfrag
           %varr = nvvm.mbarrier.arrive %vep : !llvm.ptr<3> -> i64
           // O *= alpha of tile t, before P(t) V(t) adds to it.
 //#include attention_rescale
@@ -441,10 +441,9 @@ func.func private @{{NAME}}({{ARGS}}) {
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
 //#if KVLEN
         func.call @{{NAME}}_zero_v(%kvbuf, %stl, %ntMinus1, %nvalid, %ctid)
-            : (memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, index, index, index, index) -> ()
+            : (!{{P}}tkv, index, index, index, index) -> ()
 //#endif
-        %vls = memref.subview %kvbuf[%stl, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1]
-            : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws> to !{{P}}tv
+        %vls = func.call @{{NAME}}_v_tile(%kvbuf, %stl) : (!{{P}}tkv, index) -> !{{P}}tv
         %ol = "fa.blockwise_gemm"(%lp#3, %vls, %lp#0) {layout = "wgmma_m64"}
             : (!{{P}}pfrag, !{{P}}tv, !{{P}}ofrag) -> !{{P}}ofrag
         %vlarr = nvvm.mbarrier.arrive %vel : !llvm.ptr<3> -> i64
@@ -601,15 +600,13 @@ func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<
   return %p : !llvm.ptr<3>
 }
 
-// The stage of a ring of %n stages that use %g (from 0) takes, and the
-// parity of the mbarrier phase that completes it.
 //#if KVLEN
 // Keys past kv_len are memory of the tensor (TMA zero-fills only past N),
 // which a KV cache may leave unwritten: their V rows, all in the last key
 // tile %t (in stage %st), are zeroed, so that their P = 0 never meets a NaN.
 // The consumers write them (16-byte stores; a whole row is zero whatever the
 // swizzle) and meet before the tensor cores read the tile.
-func.func private @{{NAME}}_zero_v(%kvbuf: memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>,
+func.func private @{{NAME}}_zero_v(%kvbuf: !{{P}}tkv,
                                    %st: index, %t: index, %nvalid: index, %ctid: index) attributes {fa.inline} {
   %cBN = arith.constant {{BN}} : index
   %nl0 = arith.muli %t, %cBN : index
@@ -631,7 +628,7 @@ func.func private @{{NAME}}_zero_v(%kvbuf: memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}
     %v16 = arith.remui %inRow, %c8z : index
     %vcol = arith.muli %v16, %c8z : index
     vector.store %zeros8, %kvbuf[%st, %vch, %r, %vcol]
-        : memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}}x64x{{E}}, #{{P}}ws>, vector<8x{{E}}>
+        : !{{P}}tkv, vector<8x{{E}}>
   }
   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
   %vzBar = arith.constant 8 : i32
@@ -641,6 +638,19 @@ func.func private @{{NAME}}_zero_v(%kvbuf: memref<{{STAGES}}x{{KV_CHUNKS}}x{{BN}
 }
 //#endif
 
+// K (chunks [0, {{DC}})) and V (chunks [{{DC}}, {{KV_CHUNKS}})) of stage %st.
+func.func private @{{NAME}}_k_tile(%kvbuf: !{{P}}tkv, %st: index) -> !{{P}}tk attributes {fa.inline} {
+  %k = memref.subview %kvbuf[%st, 0, 0, 0] [1, {{DC}}, {{BN}}, 64] [1, 1, 1, 1] : !{{P}}tkv to !{{P}}tk
+  return %k : !{{P}}tk
+}
+
+func.func private @{{NAME}}_v_tile(%kvbuf: !{{P}}tkv, %st: index) -> !{{P}}tv attributes {fa.inline} {
+  %v = memref.subview %kvbuf[%st, {{DC}}, 0, 0] [1, {{DVC}}, {{BN}}, 64] [1, 1, 1, 1] : !{{P}}tkv to !{{P}}tv
+  return %v : !{{P}}tv
+}
+
+// The stage of a ring of %n stages that use %g (from 0) takes, and the
+// parity of the mbarrier phase that completes it.
 func.func private @{{NAME}}_stage(%g: index, %n: index) -> (index, i32) attributes {fa.inline} {
   %one = arith.constant 1 : i32
   %st = arith.remui %g, %n : index
@@ -747,15 +757,5 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 }
 
 //#include attention_exp2
-
-// P in {{E}} (cvt.rn.{{E}}x2.f32 in PTX: two entries to a register, as the A
-// registers of P V take them), where the loop calls it: after the wait for
-// P(t-1) V(t-1). LLVM leaves it after the wait or moves it to the top of the
-// next iteration; packed before the wait, into the registers P V still reads,
-// ptxas would serialize the wgmma pipeline (info C7513; hopper-ptx.test).
-func.func private @{{NAME}}_pack(%p: !{{P}}schunk) -> !{{P}}pfrag attributes {fa.inline} {
-  %pe = arith.truncf %p : !{{P}}schunk to !{{P}}pfrag
-  return %pe : !{{P}}pfrag
-}
 
 {{WAIT_HELPERS}}
