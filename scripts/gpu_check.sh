@@ -2,8 +2,8 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck, racecheck and synccheck on 15 cases of the mma.sync kernels (sm_90)
-# and 6 of the Hopper kernel (sm_90a).
+# memcheck, racecheck and synccheck on 16 cases of the mma.sync kernels (sm_90)
+# and 12 of the Hopper kernel (sm_90a).
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -51,10 +51,12 @@ done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
 # with tails, causal with lse (few keys), fully masked rows with f32 O, bias with kv_len, Dv != D,
 # kv_len with few keys and with many (the V zeroing of the one-consumer kernel and of the
-# four-consumer one), and the persistent kernel (workgroups of several work items) with kv_len
-# and lse, with f32 O, without keys, and under a causal mask in groups of two items.
+# four-consumer one), the persistent kernel (workgroups of several work items) with kv_len
+# and lse, with f32 O, without keys, and under a causal mask in groups of two items, and
+# the few-keys kernel on peaked scores (S issued again where the softmax without the row
+# max does not hold).
 for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_15 \
-         hopper_11 hopper_12 hopper_13 hopper_14}; do
+         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

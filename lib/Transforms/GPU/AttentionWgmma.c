@@ -45,6 +45,9 @@ enum { WG_SMEM_SM = 228 * 1024, WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_RE
 /* setmaxnreg: the producer keeps 24 registers, the consumers share the rest
  * of what the workgroup was launched with. */
 enum { WG_PRODUCER_REGS = 24 };
+/* The softmax without the row max (each tile in turn) holds while no P
+ * exceeds 2^WG_FAST_LOG2 (f16's largest finite is about 2^16). */
+enum { WG_FAST_LOG2 = 12 };
 
 /* Registers per thread at launch (.maxnreg): the SM's share of one workgroup. */
 static long launchRegs(const FaAttentionKernel *w) {
@@ -246,6 +249,9 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
   faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
   faTemplateVarsSetFlag(&vars, "SYNC_PV", !row->overlap);
+  faTemplateVarsSetFlag(&vars, "FAST_SOFTMAX", !row->overlap && row->maxKeys);
+  faTemplateVarsSetInt(&vars, "FAST_LOG2", WG_FAST_LOG2);
+  faTemplateVarsSet(&vars, "FAST_LIMIT", "%.1f", (double)(1L << WG_FAST_LOG2));
   faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;

@@ -335,9 +335,37 @@ func.func private @{{NAME}}({{ARGS}}) {
           %ks = func.call @{{NAME}}_k_tile(%kvbuf, %st) : (!{{P}}tkv, index) -> !{{P}}tk
           %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
               : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
+//#if FAST_SOFTMAX
+          // Past the first tile, the softmax without the row max; where it
+          // is not valid, S again (K(t) is still there: released below) and
+          // the whole softmax.
+          %later = arith.cmpi ugt, %t, %c0 : index
+          %pf, %mnew, %lnew, %alpha, %anymove = scf.if %later -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+            %fp, %fl, %fok = func.call @{{NAME}}_softmax_fast(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+                : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, i1)
+            %r:5 = scf.if %fok -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
+              %ones = arith.constant dense<1.0> : !{{P}}rows
+              %still = arith.constant false
+              scf.yield %fp, %mrow, %fl, %ones, %still : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+            } else {
+              %s2 = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "wgmma_m64"}
+                  : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
+              %x:5 = func.call @{{NAME}}_softmax(%s2, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+                  : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+              scf.yield %x#0, %x#1, %x#2, %x#3, %x#4 : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+            }
+            scf.yield %r#0, %r#1, %r#2, %r#3, %r#4 : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+          } else {
+            %x:5 = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+                : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+            scf.yield %x#0, %x#1, %x#2, %x#3, %x#4 : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
+          }
+          %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
+//#else
           %karr = nvvm.mbarrier.arrive %ke : !llvm.ptr<3> -> i64
           %pf, %mnew, %lnew, %alpha, %anymove = func.call @{{NAME}}_softmax(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
               : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
+//#endif
 //#include attention_rescale
           %pnew = arith.truncf %pf : !{{P}}schunk to !{{P}}pfrag
           nvvm.mbarrier.try_wait.parity %vf, %par, %ticks : !llvm.ptr<3>, i32, i32
@@ -695,16 +723,15 @@ func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: ind
   return %pc : !llvm.ptr<7>
 }
 
-// The softmax of the scores %s of the key tile at %n0 for this thread's rows
-// (row0i: its first row, col0i: its first column): returns P (the A operand
-// of P V), m', l' (its own columns' part), alpha and whether O needs the
-// rescale (some row's max moved).
+// The scores of the key tile at %n0 for this thread's rows (row0i: its
+// first row, col0i: its first column), masked, in the log2 domain
+// (attention_scores).
 //#if BIAS
-func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
-    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+    -> !{{P}}sfrag attributes {fa.inline} {
 //#else
-func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
+    -> !{{P}}sfrag attributes {fa.inline} {
 //#endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -741,13 +768,30 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
   %qk = arith.constant {{SCALE_LOG2E}} : f32
   %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
   %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
+  %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
+//#include attention_scores
+  return %s4 : !{{P}}sfrag
+}
+
+// The softmax of the scores %s of the key tile at %n0: returns P (the A
+// operand of P V), m', l' (its own columns' part), alpha and whether O
+// needs the rescale (some row's max moved).
+//#if BIAS
+func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+//#else
+func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
+    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
+//#endif
+  %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+      : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
+  %zf = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
   %zrows = vector.broadcast %zf : f32 to !{{P}}rows
   %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
-  %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
   %es = arith.constant {{EXP_SCALE}} : f32
   %ess = vector.broadcast %es : f32 to !{{P}}sfrag
   %esr = vector.broadcast %es : f32 to !{{P}}rows
-//#include attention_scores
 //#include attention_online_softmax
   %la = arith.mulf %lrow, %alpha : !{{P}}rows
   %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
@@ -755,6 +799,48 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
       : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
   return %p, %mnew, %l, %alpha, %anymove : !{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1
 }
+//#if FAST_SOFTMAX
+
+// The softmax without the row max: P = exp2(S - m) with the running m as it
+// is, l' = l + its row sums. Valid (%ok) where every row of the warp has
+// seen a key (m finite) and each thread's part of each row sums to at most
+// 2^{{FAST_LOG2}} (so that no P exceeds it; f16 and bf16 hold any such P as
+// exactly as one below 2^{{MAX_SLACK}}; NaN fails the test): m and O stay
+// as they are. Else the caller runs @{{NAME}}_softmax on the tile.
+//#if BIAS
+func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+    -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
+//#else
+func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
+    -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
+//#endif
+  %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+      : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
+  %zf = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zrows = vector.broadcast %zf : f32 to !{{P}}rows
+  %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
+  %es = arith.constant {{EXP_SCALE}} : f32
+  %ess = vector.broadcast %es : f32 to !{{P}}sfrag
+  %esr = vector.broadcast %es : f32 to !{{P}}rows
+  %mes = arith.mulf %mrow, %esr : !{{P}}rows
+  %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
+  %negmb = arith.negf %mb : !{{P}}sfrag
+  %earg = math.fma %s4, %ess, %negmb : !{{P}}sfrag
+  %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
+  %lpart = "fa.blockwise_reduction"(%p, %zrows) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
+      : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
+  %lim = arith.constant dense<{{FAST_LIMIT}}> : !{{P}}rows
+  %small = arith.cmpf ole, %lpart, %lim : !{{P}}rows
+  %seen = arith.cmpf one, %mrow, %ninfr : !{{P}}rows
+  %okr = arith.andi %small, %seen : vector<{{NR}}xi1>
+  %mine = vector.reduction <and>, %okr : vector<{{NR}}xi1> into i1
+  %lanes = arith.constant -1 : i32
+  %ok = nvvm.vote.sync all %lanes, %mine -> i1
+  %l = arith.addf %lrow, %lpart : !{{P}}rows
+  return %p, %l, %ok : !{{P}}schunk, !{{P}}rows, i1
+}
+//#endif
 
 //#include attention_exp2
 

@@ -5,7 +5,8 @@
 // a bias, kv_len with a fully masked batch, the lse result, f32 output,
 // D = 64 / 80 / 96 / 128 / 192 / 256, Dv != D, f16 and bf16, no keys at all,
 // both tilings of D = 64 (few keys and many, each with kv_len), the persistent kernel (more
-// work items than an H100's 132 workgroups) with kv_len and with f32 output.
+// work items than an H100's 132 workgroups) with kv_len and with f32 output, and peaked
+// scores with few keys (the softmax without the row max falling back to the whole one).
 // A "gpu-check-args:" line gives fa-check's generator options for its case.
 
 // GQA, tails in M and N.
@@ -168,4 +169,28 @@ func.func @kv_len_many_keys_f16(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x1900x
   %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>, scale = 0.125 : f32}
       : (tensor<2x2x300x64xf16>, tensor<2x2x1900x64xf16>, tensor<2x2x1900x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
   return %o : tensor<2x2x300x64xf16>
+}
+
+// -----
+
+// Peaked scores with few keys at D = 64 (inputs in [-4, 4]: a row's scores
+// spread over hundreds in the exponent): the one-consumer kernel's softmax
+// without the row max fails its test on many tiles, which S again and the
+// whole softmax then take; tails in M and N.
+// gpu-check-args: --input-scale=4
+func.func @peaked_few_keys_f16(%q: tensor<1x4x130x64xf16>, %k: tensor<1x4x700x64xf16>, %v: tensor<1x4x700x64xf16>) -> tensor<1x4x130x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x4x130x64xf16>, tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>) -> tensor<1x4x130x64xf16>
+  return %o : tensor<1x4x130x64xf16>
+}
+
+// -----
+
+// The same, causal (bottom-right, offset 64), bf16 with lse: the test's
+// fallback on the diagonal tiles' masked scores as well.
+// gpu-check-args: --input-scale=2
+func.func @peaked_causal_lse_bf16(%q: tensor<2x2x200x64xbf16>, %k: tensor<2x2x264x64xbf16>, %v: tensor<2x2x264x64xbf16>) -> (tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 64 : i64}
+      : (tensor<2x2x200x64xbf16>, tensor<2x2x264x64xbf16>, tensor<2x2x264x64xbf16>) -> (tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>)
+  return %o, %lse : tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>
 }
