@@ -290,6 +290,10 @@ func.func private @{{NAME}}({{ARGS}}) {
       %c16 = arith.constant 16 : index
       %wrow1 = arith.muli %cwarp, %c16 : index
       %wrow = arith.addi %cwrow, %wrow1 : index
+      // Named barrier 1 + cwg: the consumer warpgroup's 128 threads.
+      %cwg32 = arith.index_cast %cwg : index to i32
+      %barId = arith.addi %cwg32, %i1 : i32
+      %wgThreads = arith.constant 128 : i32
       %qs = memref.subview %qbuf[0, %cwrow, 0] [{{DC}}, 64, 64] [1, 1, 1]
           : memref<{{DC}}x{{BM}}x64x{{E}}, #{{P}}ws> to !{{P}}tq
       %upoison = ub.poison : !{{P}}ofrag
@@ -341,8 +345,10 @@ func.func private @{{NAME}}({{ARGS}}) {
           // the whole softmax.
           %later = arith.cmpi ugt, %t, %c0 : index
           %pf, %mnew, %lnew, %alpha, %anymove = scf.if %later -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
-            %fp, %fl, %fok = func.call @{{NAME}}_softmax_fast(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+            %fp, %fl, %mine = func.call @{{NAME}}_softmax_fast(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
                 : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, i1)
+            // The whole warpgroup takes one branch: S is its wgmma.
+            %fok = func.call @{{NAME}}_wg_all(%mine, %barId) : (i1, i32) -> i1
             %r:5 = scf.if %fok -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
               %ones = arith.constant dense<1.0> : !{{P}}rows
               %still = arith.constant false
@@ -502,9 +508,6 @@ func.func private @{{NAME}}({{ARGS}}) {
       // whose last S is done, or its own) in TMA's 128-byte swizzle (16-byte
       // chunk j of row r at j ^ (r % 8)), then one thread stores it with TMA:
       // rows past M are clipped by the tensor map.
-      %cwg32 = arith.index_cast %cwg : index to i32
-      %barId = arith.addi %cwg32, %i1 : i32
-      %wgThreads = arith.constant 128 : i32
 //#if O_BUFFER
       // The previous item's store has read the buffer.
       scf.if %wfirst {
@@ -802,11 +805,12 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 //#if FAST_SOFTMAX
 
 // The softmax without the row max: P = exp2(S - m) with the running m as it
-// is, l' = l + its row sums. Valid (%ok) where every row of the warp has
-// seen a key (m finite) and each thread's part of each row sums to at most
+// is, l' = l + its row sums. Valid for this thread (%mine) where its rows
+// have seen a key (m finite) and its part of each row sums to at most
 // 2^{{FAST_LOG2}} (so that no P exceeds it; f16 and bf16 hold any such P as
 // exactly as one below 2^{{MAX_SLACK}}; NaN fails the test): m and O stay
-// as they are. Else the caller runs @{{NAME}}_softmax on the tile.
+// as they are. Where it is not valid for every thread of the warpgroup, the
+// caller runs @{{NAME}}_softmax on the tile.
 //#if BIAS
 func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
     -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
@@ -835,10 +839,19 @@ func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{
   %seen = arith.cmpf one, %mrow, %ninfr : !{{P}}rows
   %okr = arith.andi %small, %seen : vector<{{NR}}xi1>
   %mine = vector.reduction <and>, %okr : vector<{{NR}}xi1> into i1
-  %lanes = arith.constant -1 : i32
-  %ok = nvvm.vote.sync all %lanes, %mine -> i1
   %l = arith.addf %lrow, %lpart : !{{P}}rows
-  return %p, %l, %ok : !{{P}}schunk, !{{P}}rows, i1
+  return %p, %l, %mine : !{{P}}schunk, !{{P}}rows, i1
+}
+
+// Whether %x holds for all 128 threads of the warpgroup that meet at named
+// barrier %bar (bar.red.and).
+func.func private @{{NAME}}_wg_all(%x: i1, %bar: i32) -> i1 attributes {fa.inline} {
+  %x32 = arith.extui %x : i1 to i32
+  %r = llvm.inline_asm has_side_effects "{ .reg .pred p, q; setp.ne.u32 q, $1, 0; bar.red.and.pred p, $2, 128, q; selp.u32 $0, 1, 0, p; }", "=r,r,r" %x32, %bar
+      : (i32, i32) -> i32
+  %z = arith.constant 0 : i32
+  %all = arith.cmpi ne, %r, %z : i32
+  return %all : i1
 }
 //#endif
 
