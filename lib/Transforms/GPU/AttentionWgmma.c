@@ -249,6 +249,8 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
   faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
   faTemplateVarsSetFlag(&vars, "SYNC_PV", !row->overlap);
+  /* The softmax without the row max: in the few-keys kernel, each tile in
+   * turn (with four consumers it spills; bench/tune_wgmma.txt, step 23). */
   faTemplateVarsSetFlag(&vars, "FAST_SOFTMAX", !row->overlap && row->maxKeys);
   faTemplateVarsSetInt(&vars, "FAST_LOG2", WG_FAST_LOG2);
   faTemplateVarsSet(&vars, "FAST_LIMIT", "%.1f", (double)(1L << WG_FAST_LOG2));
