@@ -578,7 +578,6 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
   %ninf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.4426950408889634 : f32
   %ln2 = arith.constant 0.69314718055994531 : f32
-  %w32 = arith.constant 32 : i32
   // The thread id read afresh (as in the epilogue): nothing of the
   // kernel's prologue is kept in registers through its loop for this.
   %ti = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
@@ -612,14 +611,8 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
       %x0 = arith.select %in0, %y0, %ninf : f32
       %x1 = arith.select %in1, %y1, %ninf : f32
       %mx0 = arith.maximumf %x0, %x1 : f32
-      %lmax = affine.for %k = 0 to 5 iter_args(%v = %mx0) -> (f32) {
-        %ki = arith.index_cast %k : index to i32
-        %one32 = arith.constant 1 : i32
-        %d = arith.shli %one32, %ki : i32
-        %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
-        %m = arith.maximumf %v, %y : f32
-        affine.yield %m : f32
-      }
+      %isMax = arith.constant true
+      %lmax = func.call @{{NAME}}_warp_all(%mx0, %isMax) : (f32, i1) -> f32
       %empty = arith.cmpf oeq, %lmax, %ninf : f32
       %shift = arith.select %empty, %zf, %lmax : f32
       %d0 = arith.subf %x0, %shift : f32
@@ -629,14 +622,8 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
       %e1 = arith.mulf %d1, %log2e : f32
       %w1 = math.exp2 %e1 : f32
       %ws0 = arith.addf %w0, %w1 : f32
-      %wsum = affine.for %k = 0 to 5 iter_args(%v = %ws0) -> (f32) {
-        %ki = arith.index_cast %k : index to i32
-        %one32 = arith.constant 1 : i32
-        %d = arith.shli %one32, %ki : i32
-        %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
-        %sm = arith.addf %v, %y : f32
-        affine.yield %sm : f32
-      }
+      %isSum = arith.constant false
+      %wsum = func.call @{{NAME}}_warp_all(%ws0, %isSum) : (f32, i1) -> f32
       %inv0 = arith.divf %one, %wsum : f32
       %inv = arith.select %empty, %zf, %inv0 : f32
       %n0 = arith.mulf %w0, %inv : f32
@@ -690,6 +677,23 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
     }
   }
   return
+}
+
+// %x combined over the 32 lanes of the warp by a butterfly: the max where
+// %max (a constant at each call: the other combine folds away), else the sum.
+func.func private @{{NAME}}_warp_all(%x: f32, %max: i1) -> f32 attributes {fa.inline} {
+  %w32 = arith.constant 32 : i32
+  %r = affine.for %k = 0 to 5 iter_args(%v = %x) -> (f32) {
+    %ki = arith.index_cast %k : index to i32
+    %one32 = arith.constant 1 : i32
+    %d = arith.shli %one32, %ki : i32
+    %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
+    %m = arith.maximumf %v, %y : f32
+    %sm = arith.addf %v, %y : f32
+    %n = arith.select %max, %m, %sm : f32
+    affine.yield %n : f32
+  }
+  return %r : f32
 }
 
 // The merge of the splits where tiles have more than 4 rows: a workgroup of
