@@ -26,7 +26,6 @@
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/MemRef.h"
 
-#include <string.h>
 
 static MlirType tokenType(MlirContext ctx) {
   return mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("!gpu.async.token"));
@@ -146,12 +145,9 @@ static bool isKernelGlobal(MlirOperation op) {
   MlirAttribute space = mlirMemRefTypeGetMemorySpace(type);
   if (mlirAttributeIsNull(space))
     return false;
-  FaText t;
-  faTextInit(&t);
-  faTextAppendAttribute(&t, space);
-  bool kernel = strncmp(t.data, "#gpu.address_space<", 19) == 0;
-  faTextDestroy(&t);
-  return kernel;
+  /* A memory space of the gpu dialect: #gpu.address_space<...>. */
+  MlirStringRef ns = mlirDialectGetNamespace(mlirAttributeGetDialect(space));
+  return mlirStringRefEqual(ns, mlirStringRefCreateFromCString("gpu"));
 }
 
 static void eraseKernelGlobals(MlirOperation module) {
