@@ -57,11 +57,13 @@ module attributes {gpu.container_module} {
 
 // Globals in a GPU address space (a kernel's dynamic shared memory, its
 // device-global counters), which outlining copied into the gpu.module, leave
-// the host; the host's own global stays, and the gpu.module keeps its copies.
+// the host; the host's own globals stay (one in a memory space of no GPU
+// dialect), and the gpu.module keeps its copies.
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK-NOT: @smem
 // CHECK-NOT: @counters
 // CHECK: memref.global "private" constant @host_table
+// CHECK: memref.global "private" @host_space1 : memref<2xf32, 1>
 // CHECK: gpu.module @kernels {
 // CHECK-DAG: memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
@@ -72,6 +74,7 @@ module attributes {gpu.container_module} {
   memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
   memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
   memref.global "private" constant @host_table : memref<2xf32> = dense<[1.0, 2.0]>
+  memref.global "private" @host_space1 : memref<2xf32, 1>
   gpu.module @kernels {
     memref.global "public" @smem : memref<0xi8, #gpu.address_space<workgroup>>
     memref.global "public" @counters : memref<8xi32, #gpu.address_space<global>> = dense<0>
