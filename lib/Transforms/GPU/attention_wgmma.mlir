@@ -342,7 +342,9 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#if FAST_SOFTMAX
           // Past the first tile, the softmax without the row max; where it
           // is not valid, S again (K(t) is still there: released below) and
-          // the whole softmax.
+          // the whole softmax. (The whole softmax is called in two branches,
+          // on S again and on the first tile's S, so that no path keeps S
+          // alive beside the fast softmax's P: 104 registers hold one.)
           %later = arith.cmpi ugt, %t, %c0 : index
           %pf, %mnew, %lnew, %alpha, %anymove = scf.if %later -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) {
             %fp, %fl, %mine = func.call @{{NAME}}_softmax_fast(%s, %n0, %mrow, %lrow, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
