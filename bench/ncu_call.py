@@ -17,8 +17,14 @@ causal.
 
   ncu --clock-control none -k regex:decode -c 2 --section SpeedOfLight \\
       python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so \\
-      8,32,8,1,4096,128,bf16,0"""
+      8,32,8,1,4096,128,bf16,0
+
+With FA_NCU_FLUSH=1 each call comes behind a 256 MB write, as fa-bench and
+triton.testing.do_bench time kernels (the L2 then holds that write's dirty
+lines): profile with --cache-control none to see the kernel as they time it.
+"""
 import ctypes
+import os
 import sys
 
 import torch
@@ -59,7 +65,10 @@ o = torch.empty_like(q)
 index = ([64, 80, 96, 128, 256].index(d) * 2 + (dtype == torch.bfloat16)) * 2 + causal
 kernel = getattr(lib, "_mlir_ciface_fa_attention_%d" % index)
 args = [memref(t) for t in (q, k, v, o)]
+flush = torch.empty(256 << 20, device="cuda", dtype=torch.uint8) if os.environ.get("FA_NCU_FLUSH") == "1" else None
 for _ in range(calls):
+    if flush is not None:
+        flush.zero_()
     kernel(*[ctypes.byref(a) for a in args])
 torch.cuda.synchronize()
 g = hq // hkv
