@@ -328,6 +328,8 @@ static MlirLogicalResult verifyBlockwiseReduction(MlirOperation op) {
 static MlirLogicalResult verifyBlockwiseGemm(MlirOperation op) {
   if (hasAttr(op, "async"))
     return opError(op, "'async' applies only to \"wgmma_m64\" fragment GEMMs");
+  if (hasAttr(op, "swizzle"))
+    return opError(op, "'swizzle' applies only to \"mma_m16n8k16\" fragment GEMMs");
   TRY(checkTile(op, "A", 0, 2));
   TRY(checkTile(op, "B", 1, 2));
   TRY(checkTile(op, "C", 2, 2));
@@ -426,8 +428,39 @@ static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
   return mlirLogicalResultSuccess();
 }
 
+/* With `swizzle`, row r of a shared-memory operand keeps its 16-byte chunk c
+ * at chunk c ^ (r % 8): rows must be whole 128-byte groups, apart by a
+ * static multiple of 128 bytes. */
+static bool isSwizzledTile(MlirType t) {
+  if (!mlirTypeIsAMemRef(t))
+    return true; /* a register fragment */
+  int64_t strides[2], offset;
+  if (mlirShapedTypeGetRank(t) != 2 ||
+      mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+    return false;
+  MlirType e = mlirShapedTypeGetElementType(t);
+  if (!mlirTypeIsAFloat(e))
+    return false;
+  int64_t bytes = mlirFloatTypeGetWidth(e) / 8;
+  return strides[1] == 1 && !mlirShapedTypeIsDynamicStrideOrOffset(strides[0]) &&
+         (strides[0] * bytes) % 128 == 0 && (dimOf(t, 1) * bytes) % 128 == 0;
+}
+
+static MlirLogicalResult verifySwizzle(MlirOperation op) {
+  if (!hasUnitAttr(op, "swizzle"))
+    return opError(op, "'swizzle' must be a unit attribute");
+  if (!layoutIs(op, "mma_m16n8k16"))
+    return opError(op, "'swizzle' applies only to \"mma_m16n8k16\" fragment GEMMs");
+  if (!isSwizzledTile(operandType(op, 0)) || !isSwizzledTile(operandType(op, 1)))
+    return opError(op, "with 'swizzle', shared-memory tiles need rows of whole 128-byte groups, "
+                       "a static multiple of 128 bytes apart");
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult verifyFragmentGemm(MlirOperation op) {
   TRY(checkFragResult(op, 2));
+  if (hasAttr(op, "swizzle"))
+    TRY(verifySwizzle(op));
   if (layoutIs(op, "wgmma_m64"))
     return verifyWgmmaGemm(op);
   if (hasAttr(op, "async"))
@@ -466,7 +499,7 @@ static const char *const kAttentionAttrs[] = {
     "pv_split", "operandSegmentSizes", "resultSegmentSizes", NULL};
 static const char *const kFillAttrs[] = {"layout", NULL};
 static const char *const kReductionAttrs[] = {"kind", "axis", "layout", "partial", NULL};
-static const char *const kGemmAttrs[] = {"transpose_b", "layout", "async", NULL};
+static const char *const kGemmAttrs[] = {"transpose_b", "layout", "async", "swizzle", NULL};
 
 static bool nameIn(MlirStringRef name, const char *const *names) {
   for (; *names; ++names)

@@ -29,6 +29,8 @@ typedef struct {
   int64_t bm, bn, warps, stages, pvSplit, ctasPerSm;
   /* A persistent grid: a workgroup per SM walking work items (Hopper). */
   bool persistent;
+  /* Shared-memory tiles swizzled instead of padded (tensor-core decode). */
+  bool swizzle;
   double scale;
 } FaAttentionKernel;
 

@@ -304,3 +304,43 @@ func.func @wgmma_chunk_stride(%q: memref<2x64x64xf16, 3>, %k: memref<2x128x64xf1
   %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64"} : (memref<2x64x64xf16, 3>, memref<2x128x64xf16, strided<[8200, 64, 1]>, 3>, vector<64xf32>) -> vector<64xf32>
   return %r : vector<64xf32>
 }
+
+// -----
+
+func.func @swizzle_not_unit(%q: memref<16x64xf16, 3>, %k: memref<32x64xf16, 3>, %s: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{'swizzle' must be a unit attribute}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "mma_m16n8k16", swizzle = 8 : i64} : (memref<16x64xf16, 3>, memref<32x64xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @swizzle_padded(%q: memref<16x64xf16, strided<[72, 1]>, 3>, %k: memref<32x64xf16, 3>, %s: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{with 'swizzle', shared-memory tiles need rows of whole 128-byte groups, a static multiple of 128 bytes apart}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "mma_m16n8k16", swizzle} : (memref<16x64xf16, strided<[72, 1]>, 3>, memref<32x64xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @swizzle_narrow(%p: vector<16xf16>, %v: memref<32x32xf16, 3>, %o: vector<16xf32>) -> vector<16xf32> {
+  // expected-error @+1 {{with 'swizzle', shared-memory tiles need rows of whole 128-byte groups}}
+  %r = "fa.blockwise_gemm"(%p, %v, %o) {layout = "mma_m16n8k16", swizzle} : (vector<16xf16>, memref<32x32xf16, 3>, vector<16xf32>) -> vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// -----
+
+func.func @swizzle_wgmma(%q: memref<1x64x64xf16, 3>, %k: memref<1x64x64xf16, 3>, %s: vector<32xf32>) -> vector<32xf32> {
+  // expected-error @+1 {{'swizzle' applies only to "mma_m16n8k16" fragment GEMMs}}
+  %r = "fa.blockwise_gemm"(%q, %k, %s) {transpose_b, layout = "wgmma_m64", swizzle} : (memref<1x64x64xf16, 3>, memref<1x64x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
+  return %r : vector<32xf32>
+}
+
+// -----
+
+func.func @swizzle_tile(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{'swizzle' applies only to "mma_m16n8k16" fragment GEMMs}}
+  "fa.blockwise_gemm"(%a, %b, %c) {swizzle} : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
+  return
+}

@@ -47,6 +47,7 @@ func.func @blockwise_tensor(%p: tensor<16x32xf32>, %l: tensor<16xf32>, %v: tenso
 // CHECK: "fa.blockwise_reduction"(%{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "max", layout = "mma_m16n8k16"} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
 // CHECK: "fa.blockwise_reduction"(%{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "sum", layout = "mma_m16n8k16", partial} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
 // CHECK: "fa.blockwise_gemm"(%{{.*}}, %{{.*}}, %{{.*}}) {layout = "mma_m16n8k16"} : (vector<32xbf16>, memref<64x32xbf16, 3>, vector<16xf32>) -> vector<16xf32>
+// CHECK: "fa.blockwise_gemm"(%{{.*}}, %{{.*}}, %{{.*}}) {layout = "mma_m16n8k16", swizzle, transpose_b} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
 func.func @blockwise_fragments(%q: memref<64x64xf16, 3>, %k: memref<64x64xf16, 3>, %s0: vector<32xf32>,
                                %m: vector<2xf32>, %p: vector<32xbf16>, %v: memref<64x32xbf16, 3>,
                                %o: vector<16xf32>) -> (vector<2xf32>, vector<2xf32>, vector<16xf32>) {
@@ -57,6 +58,8 @@ func.func @blockwise_fragments(%q: memref<64x64xf16, 3>, %k: memref<64x64xf16, 3
   // partial: each thread sums only its own columns (no exchange in the quad).
   %l = "fa.blockwise_reduction"(%s, %m) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial} : (vector<32xf32>, vector<2xf32>) -> vector<2xf32>
   %o2 = "fa.blockwise_gemm"(%p, %v, %o) {layout = "mma_m16n8k16"} : (vector<32xbf16>, memref<64x32xbf16, 3>, vector<16xf32>) -> vector<16xf32>
+  // swizzle: the tiles keep row r's 16-byte chunk c at chunk c ^ (r % 8).
+  %s2 = "fa.blockwise_gemm"(%q, %k, %s1) {transpose_b, layout = "mma_m16n8k16", swizzle} : (memref<64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>) -> vector<32xf32>
   return %m2, %l, %o2 : vector<2xf32>, vector<2xf32>, vector<16xf32>
 }
 

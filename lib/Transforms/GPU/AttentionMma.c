@@ -70,13 +70,17 @@ static int64_t outBytes(const FaAttentionKernel *k) {
   return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
 }
 
+/* Elements a shared-memory row is padded by: none where the tiles are
+ * swizzled (GPU/tile_copy.mlir). */
+static int64_t rowPad(const FaAttentionKernel *k) { return k->swizzle ? 0 : MMA_PAD; }
+
 /* The Q tile and one or two stages of K and V tiles; afterwards the same
  * memory stages the [bm x dv] output tile. */
 static int64_t smemBytes(const FaAttentionKernel *k) {
-  int64_t b = MMA_ELT_BYTES;
-  int64_t tiles = b * (k->bm * (k->d + MMA_PAD) + k->stages * k->bn * (k->d + MMA_PAD) +
-                       k->stages * k->bn * (k->dv + MMA_PAD));
-  int64_t out = outBytes(k) * k->bm * (k->dv + MMA_PAD);
+  int64_t b = MMA_ELT_BYTES, pad = rowPad(k);
+  int64_t tiles = b * (k->bm * (k->d + pad) + k->stages * k->bn * (k->d + pad) +
+                       k->stages * k->bn * (k->dv + pad));
+  int64_t out = outBytes(k) * k->bm * (k->dv + pad);
   return tiles > out ? tiles : out;
 }
 
@@ -282,16 +286,19 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   long rm = (long)(k->bm / (16 * k->warps));
   faTemplateVarsSetInt(vars, "D", (long)k->d);
   faTemplateVarsSetInt(vars, "DV", (long)k->dv);
-  faTemplateVarsSetInt(vars, "DP", (long)(k->d + MMA_PAD));
-  faTemplateVarsSetInt(vars, "DVP", (long)(k->dv + MMA_PAD));
+  long pad = (long)rowPad(k);
+  faTemplateVarsSetInt(vars, "DP", (long)k->d + pad);
+  faTemplateVarsSetInt(vars, "DVP", (long)k->dv + pad);
+  faTemplateVarsSetFlag(vars, "SWIZZLE", k->swizzle);
+  faTemplateVarsSet(vars, "GEMM_SWIZZLE", "%s", k->swizzle ? ", swizzle" : "");
   faTemplateVarsSetInt(vars, "BM", (long)k->bm);
   faTemplateVarsSetInt(vars, "BN", (long)k->bn);
   faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
   faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
   int64_t b = MMA_ELT_BYTES;
-  faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + MMA_PAD)));
+  faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + pad)));
   faTemplateVarsSetInt(vars, "OFF_V",
-                       (long)(b * (k->bm + k->stages * k->bn) * (k->d + MMA_PAD)));
+                       (long)(b * (k->bm + k->stages * k->bn) * (k->d + pad)));
   faTemplateVarsSetInt(vars, "STAGES", (long)k->stages);
   faTemplateVarsSetFlag(vars, "ONE_STAGE", k->stages == 1);
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
@@ -387,6 +394,9 @@ static FaAttentionKernel decodeTiles(const FaAttentionKernel *k) {
   d.bm = MMA_DECODE_BM, d.bn = 64, d.warps = 1, d.stages = dmax > 64 ? 1 : 2, d.pvSplit = 1;
   if (dmax > 128) /* two warps share the copies: one spills at D = 256 */
     d.bm = 2 * MMA_DECODE_BM, d.bn = 32, d.warps = 2;
+  /* Swizzled tiles where rows are whole 128-byte groups: padded rows cost
+   * the copies half as much L2 traffic again (bench/tune_mma.txt). */
+  d.swizzle = k->d % 64 == 0 && k->dv % 64 == 0;
   return d;
 }
 

@@ -87,6 +87,7 @@ static void setGemm(FaTemplateVars *vars, MlirOperation op) {
   int64_t nc = vecSize(c), ct = n / 8, rm = nc / (ct * 4);
   setGemmCommon(vars, op, k, n, "a shared-memory tile read with ldmatrix");
   faTemplateVarsSetFlag(vars, "TRANSPOSE_B", tb);
+  faTemplateVarsSetFlag(vars, "SWIZZLE", !mlirAttributeIsNull(faOpGetAttr(op, "swizzle")));
   faTemplateVarsSet(vars, "REG", "%s", mlirTypeIsAF16(e) ? "vector<2xf16>" : "i32");
   faTemplateVarsSetInt(vars, "NPAIRS", (long)(n / 16));
   faTemplateVarsSetInt(vars, "CT", (long)ct);

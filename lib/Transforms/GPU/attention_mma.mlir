@@ -319,7 +319,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#endif
 
       %ks = memref.subview %kbuf[%st, 0, 0] [1, {{BN}}, {{D}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DP}}x{{E}}, #{{P}}ws> to !{{P}}tk
-      %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"}
+      %s = "fa.blockwise_gemm"(%qs, %ks, %s_zero) {transpose_b, layout = "mma_m16n8k16"{{GEMM_SWIZZLE}}}
           : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
 
 //#include attention_scores
@@ -348,7 +348,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       // tiles is the A layout of one 16-key step, so a conversion suffices.
       %pe0 = arith.truncf %p0 : !{{P}}schunk to !{{P}}pchunk
       %vc0 = memref.subview %vbuf[%st, 0, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tvc
-      %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "mma_m16n8k16"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
+      %o0 = "fa.blockwise_gemm"(%pe0, %vc0, %accs) {layout = "mma_m16n8k16"{{GEMM_SWIZZLE}}} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
       %l0 = "fa.blockwise_reduction"(%p0, %la) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
           : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
 //#if PV_SPLIT
@@ -357,7 +357,7 @@ func.func private @{{NAME}}({{ARGS}}) {
       %pe1 = arith.truncf %p1 : !{{P}}schunk to !{{P}}pchunk
       %cBNC = arith.constant {{BNC}} : index
       %vc1 = memref.subview %vbuf[%st, %cBNC, 0] [1, {{BNC}}, {{DV}}] [1, 1, 1] : memref<{{STAGES}}x{{BN}}x{{DVP}}x{{E}}, #{{P}}ws> to !{{P}}tvc
-      %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "mma_m16n8k16"} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
+      %o1 = "fa.blockwise_gemm"(%pe1, %vc1, %o0) {layout = "mma_m16n8k16"{{GEMM_SWIZZLE}}} : (!{{P}}pchunk, !{{P}}tvc, !{{P}}ofrag) -> !{{P}}ofrag
       %l1 = "fa.blockwise_reduction"(%p1, %l0) {kind = "sum", axis = 1 : i64, layout = "mma_m16n8k16", partial}
           : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
       scf.yield %o1, %mnew, %l1 : !{{P}}ofrag, !{{P}}rows, !{{P}}rows

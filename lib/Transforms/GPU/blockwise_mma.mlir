@@ -105,6 +105,14 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
   %ln = arith.divui %li, %c2 : index
   %lk8 = arith.muli %lk, %c8 : index
   %ln8 = arith.muli %ln, %c8 : index
+//#if SWIZZLE
+  // Swizzled tiles keep 16-byte chunk c of row r at chunk c ^ (r % 8). Every
+  // row this lane addresses is 8 j + (lane % 8) (the tiles' row offsets are
+  // multiples of 8): its column chunk is XORed with lane % 8.
+  %swz = arith.muli %l8, %c8 : index
+//#else
+  %swz = arith.addi %c0, %c0 : index
+//#endif
 //#if TRANSPOSE_B
   // B stored [N][K]: matrix i = (column tile i/2, k half i%2), rows are columns of B.
   %bn = arith.addi %ln8, %l8 : index
@@ -134,7 +142,8 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
 //#if A_SHARED
       %r16 = arith.muli %r, %c16 : index
       %ar = arith.addi %arow, %r16 : index
-      %ac = arith.addi %k0, %acol : index
+      %ac0 = arith.addi %k0, %acol : index
+      %ac = arith.xori %ac0, %swz : index
       %x = nvgpu.ldmatrix %a[%ar, %ac] {numTiles = 4 : i32, transpose = false}
           : {{A_TYPE}} -> vector<4x2x{{E}}>
 //#else
@@ -165,12 +174,14 @@ func.func private @{{NAME}}(%a: {{A_TYPE}}, %b: {{B_TYPE}}, %c: vector<{{NC}}xf3
       %n16 = arith.muli %np, %c16 : index
 //#if TRANSPOSE_B
       %br = arith.addi %n16, %bn : index
-      %bc = arith.addi %k0, %bk : index
+      %bc0 = arith.addi %k0, %bk : index
+      %bc = arith.xori %bc0, %swz : index
       %y = nvgpu.ldmatrix %b[%br, %bc] {numTiles = 4 : i32, transpose = false}
           : {{B_TYPE}} -> vector<4x2x{{E}}>
 //#else
       %br = arith.addi %k0, %bk : index
-      %bc = arith.addi %n16, %bn : index
+      %bc0 = arith.addi %n16, %bn : index
+      %bc = arith.xori %bc0, %swz : index
       %y = nvgpu.ldmatrix %b[%br, %bc] {numTiles = 4 : i32, transpose = true}
           : {{B_TYPE}} -> vector<4x2x{{E}}>
 //#endif

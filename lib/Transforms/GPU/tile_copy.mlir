@@ -3,7 +3,8 @@
 //   dst[r, c] = src[b, h, r0 + r, c]   for r0 + r < rlim, 0 for the other rows,
 // for the [{{ROWS}} x {{COLS}}] {{E}} tile dst of shared memory ({{DST}}).
 // The {{THREADS}} threads of the workgroup issue 16-byte cp.async chunks
-// (8 elements) and do not wait for them. The loop is unrolled, so a thread's
+// (8 elements) and do not wait for them. With SWIZZLE, dst keeps chunk c of
+// row r at chunk c ^ (r % 8) (@{{NAME}}_col; fa.blockwise_gemm {swizzle}). The loop is unrolled, so a thread's
 // copies are a few integer instructions each.
 func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
                             %dst: {{DST}}) attributes {fa.inline} {
@@ -74,8 +75,18 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %n = arith.select %in, %full, %none : i32
       %so = arith.muli %i, %sstep : index
       %sa = arith.addi %sa0, %so : index
+//#if SWIZZLE
+      %drow = arith.addi %tr, %di : index
+      %dcol = func.call @{{NAME}}_col(%drow, %col) : (index, index) -> index
+      %dre = arith.muli %drow, %dstr#0 : index
+      %dae0 = arith.addi %doff, %dre : index
+      %dae = arith.addi %dae0, %dcol : index
+      %dab = arith.muli %dae, %ceb : index
+      %da = arith.addi %dbase, %dab : index
+//#else
       %do = arith.muli %i, %dstep : index
       %da = arith.addi %da0, %do : index
+//#endif
       %sa64 = arith.index_cast %sa : index to i64
       %da32 = arith.index_cast %da : index to i32
       llvm.inline_asm has_side_effects "cp.async.cg.shared.global.L2::128B [$0], [$1], 16, $2;", "r,l,r" %da32, %sa64, %n : (i32, i64, i32) -> ()
@@ -90,7 +101,8 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %srow = arith.addi %srow0, %di : index
       %in = arith.cmpi slt, %srow, %rlim : index
       %count = arith.select %in, %c8, %c0 : index
-      %tok = nvgpu.device_async_copy %srcd[%b, %h, %srow, %col], %dst[%drow, %col], 8, %count {bypassL1}
+      %dcol = func.call @{{NAME}}_col(%drow, %col) : (index, index) -> index
+      %tok = nvgpu.device_async_copy %srcd[%b, %h, %srow, %col], %dst[%drow, %dcol], 8, %count {bypassL1}
           : memref<?x?x?x{{COLS}}x{{E}}, strided<[?, ?, {{COLS}}, 1], offset: ?>> to {{DST}}
     }
 //#endif
@@ -101,7 +113,8 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %srow = arith.addi %srow0, %di : index
       %in = arith.cmpi slt, %srow, %rlim : index
       %count = arith.select %in, %c8, %c0 : index
-      %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %col], %dst[%drow, %col], 8, %count {bypassL1}
+      %dcol = func.call @{{NAME}}_col(%drow, %col) : (index, index) -> index
+      %tok = nvgpu.device_async_copy %src[%b, %h, %srow, %col], %dst[%drow, %dcol], 8, %count {bypassL1}
           : {{SRC}} to {{DST}}
     }
   }
@@ -141,10 +154,25 @@ func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rl
       %rx = arith.index_cast %r : i32 to index
       %cx = arith.index_cast %c : i32 to index
       %srx = arith.index_cast %srow : i32 to index
-      %tok = nvgpu.device_async_copy %src[%b, %h, %srx, %cx], %dst[%rx, %cx], 8, %count {bypassL1}
+      %dcx = func.call @{{NAME}}_col(%rx, %cx) : (index, index) -> index
+      %tok = nvgpu.device_async_copy %src[%b, %h, %srx, %cx], %dst[%rx, %dcx], 8, %count {bypassL1}
           : {{SRC}} to {{DST}}
     }
   }
 //#endif
   return
+}
+
+// The column where dst keeps element column %col of row %row.
+func.func private @{{NAME}}_col(%row: index, %col: index) -> index attributes {fa.inline} {
+//#if SWIZZLE
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %r7 = arith.andi %row, %c7 : index
+  %sw = arith.muli %r7, %c8 : index
+  %c = arith.xori %col, %sw : index
+  return %c : index
+//#else
+  return %col : index
+//#endif
 }

@@ -4,6 +4,7 @@
 // then lowers the fragment ops to ldmatrix / mma.sync / quad shuffles, inlined.
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm})' %s | FileCheck %s
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=nvvm})' %s | FileCheck %s --check-prefix=MMA
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=nvvm})' %s | grep -B1 nvgpu.ldmatrix | grep -c "arith.xori .* : index" | FileCheck %s --check-prefix=SWZ
 // RUN: not fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm},fa-lower-blockwise{target=gpu})' %s 2>&1 | FileCheck %s --check-prefix=WRONG
 
 // CHECK-LABEL: func.func @f16_causal_gqa(
@@ -268,4 +269,29 @@ func.func @f16_decode_split(%q: tensor<1x32x1x128xf16>, %k: tensor<1x8x8192x128x
   %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.088 : f32, causal_offset = 8191 : i64}
       : (tensor<1x32x1x128xf16>, tensor<1x8x8192x128xf16>, tensor<1x8x8192x128xf16>) -> (tensor<1x32x1x128xf16>, tensor<1x32x1xf32>)
   return %o, %l : tensor<1x32x1x128xf16>, tensor<1x32x1xf32>
+}
+
+// -----
+
+// A decode step (M = 1, D = 128): the decode kernel's tiles are swizzled, not
+// padded (rows of 128 elements in shared memory). Each copy writes 16-byte
+// chunk c of row r at chunk c ^ (r % 8), and the GEMMs say so (`swizzle`): their
+// ldmatrix columns are XORed with the lane's row bits.
+// CHECK-LABEL: func.func @f16_decode(
+// CHECK: func.func private @fa_attention_0_decode(
+// CHECK: memref.view {{.*}} to memref<16x128xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.view {{.*}} to memref<1x64x128xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.view {{.*}} to memref<1x64x128xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[R7:.*]] = arith.andi %{{.*}}, %c7 : index
+// CHECK: %[[SW:.*]] = arith.muli %[[R7]], %c8{{.*}} : index
+// CHECK: arith.xori %{{.*}}, %[[SW]] : index
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", swizzle, transpose_b} : (memref<16x128xf16, strided<[128, 1]>, #gpu.address_space<workgroup>>, memref<64x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<32xf32>)
+// CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", swizzle} : (vector<32xf16>, memref<64x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64xf32>)
+// Its three ldmatrix sites (Q, K, V) take a column just XORed; no other
+// function's do (checked by the count below, over the whole file).
+// SWZ: 3
+func.func @f16_decode(%q: tensor<1x8x1x128xf16>, %k: tensor<1x2x4096x128xf16>, %v: tensor<1x2x4096x128xf16>) -> tensor<1x8x1x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+      : (tensor<1x8x1x128xf16>, tensor<1x2x4096x128xf16>, tensor<1x2x4096x128xf16>) -> tensor<1x8x1x128xf16>
+  return %o : tensor<1x8x1x128xf16>
 }
