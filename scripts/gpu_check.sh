@@ -7,6 +7,8 @@
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The case libraries travel compressed (gpu_prepare.sh).
+for z in cases/*/*.so.gz; do [ -e "$z" ] && gunzip -f "$z"; done
 all_fail=0
 for target in sm_90 sm_90a; do
   model=model.so; [ $target = sm_90a ] && model=model_sm90a.so

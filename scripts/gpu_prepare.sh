@@ -44,8 +44,10 @@ for f in $T/*.mlir; do
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
   $B/tools/fa-compile --target=sm_90 $f -o $dir/model.so
   $B/tools/fa-compile --target=sm_90a $f -o $dir/model_sm90a.so
-  # (Symbol tables are not needed there: what travels stays under 64 MiB.)
+  # (Symbol tables are not needed there, and the libraries go compressed
+  # (gpu_check.sh unpacks them): what travels stays under 64 MiB.)
   strip --strip-unneeded $dir/model.so $dir/model_sm90a.so
+  gzip -1 $dir/model.so $dir/model_sm90a.so
 done
 # The benchmark kernels for Hopper (sm_90a: the wgmma kernel where the head
 # dims allow it), their PTX (gpu_all.sh reads their SASS) and the anchors.
