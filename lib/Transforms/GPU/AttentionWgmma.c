@@ -252,7 +252,7 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   /* The softmax without the row max: in the few-keys kernel, each tile in
    * turn (with four consumers it spills; bench/tune_wgmma.txt, step 23). */
   faTemplateVarsSetFlag(&vars, "FAST_SOFTMAX", !row->overlap && row->maxKeys);
-  faTemplateVarsSetInt(&vars, "FAST_LOG2", WG_FAST_LOG2);
+  /* The bound itself, 2^WG_FAST_LOG2, in the template. */
   faTemplateVarsSet(&vars, "FAST_LIMIT", "%.1f", (double)(1L << WG_FAST_LOG2));
   faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);

@@ -809,7 +809,7 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 // The softmax without the row max: P = exp2(S - m) with the running m as it
 // is, l' = l + its row sums. Valid for this thread (%mine) where its rows
 // have seen a key (m finite) and its part of each row sums to at most
-// 2^{{FAST_LOG2}} (so that no P exceeds it; f16 and bf16 hold any such P as
+// {{FAST_LIMIT}} (so that no P exceeds it; f16 and bf16 hold any such P as
 // exactly as one below 2^{{MAX_SLACK}}; NaN fails the test): m and O stay
 // as they are. Where it is not valid for every thread of the warpgroup, the
 // caller runs @{{NAME}}_softmax on the tile.
