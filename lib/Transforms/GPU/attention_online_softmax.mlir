@@ -20,8 +20,8 @@
       %moved = arith.cmpf ogt, %grow, %slack : !{{P}}rows
       %mnew = arith.select %moved, %mmax, %mrow : vector<{{NR}}xi1>, !{{P}}rows
       %minf = arith.cmpf oeq, %mnew, %ninfr : !{{P}}rows
-      %msafe = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !{{P}}rows
-      %dm0 = arith.subf %mrow, %msafe : !{{P}}rows
+      %mshift = arith.select %minf, %zrows, %mnew : vector<{{NR}}xi1>, !{{P}}rows
+      %dm0 = arith.subf %mrow, %mshift : !{{P}}rows
       %dm = arith.mulf %dm0, %esr : !{{P}}rows
       %alpha = math.exp2 %dm : !{{P}}rows
       // O *= alpha only when the m of some row of the warp moved: alpha is
@@ -30,7 +30,4 @@
       %mymove = vector.reduction <or>, %moved : vector<{{NR}}xi1> into i1
       %lanes = arith.constant -1 : i32
       %anymove = nvvm.vote.sync any %lanes, %mymove -> i1
-      %mes = arith.mulf %msafe, %esr : !{{P}}rows
-      %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-      %negmb = arith.negf %mb : !{{P}}sfrag
-      %earg = math.fma %s4, %ess, %negmb : !{{P}}sfrag
+//#include attention_exp_arg

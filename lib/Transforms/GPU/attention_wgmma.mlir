@@ -790,13 +790,7 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 //#endif
   %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
       : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
-  %zf = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %zrows = vector.broadcast %zf : f32 to !{{P}}rows
-  %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
-  %es = arith.constant {{EXP_SCALE}} : f32
-  %ess = vector.broadcast %es : f32 to !{{P}}sfrag
-  %esr = vector.broadcast %es : f32 to !{{P}}rows
+//#include attention_softmax_constants
 //#include attention_online_softmax
   %la = arith.mulf %lrow, %alpha : !{{P}}rows
   %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
@@ -814,31 +808,22 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 // as they are. Where it is not valid for every thread of the warpgroup, the
 // caller runs @{{NAME}}_softmax on the tile.
 //#if BIAS
-func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mshift: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
     -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
 //#else
-func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
+func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mshift: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
     -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
 //#endif
   %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
       : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
-  %zf = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %zrows = vector.broadcast %zf : f32 to !{{P}}rows
-  %ninfr = vector.broadcast %ninf : f32 to !{{P}}rows
-  %es = arith.constant {{EXP_SCALE}} : f32
-  %ess = vector.broadcast %es : f32 to !{{P}}sfrag
-  %esr = vector.broadcast %es : f32 to !{{P}}rows
-  %mes = arith.mulf %mrow, %esr : !{{P}}rows
-  %mb = vector.shuffle %mes, %mes [{{S_ROW_STAT}}] : !{{P}}rows, !{{P}}rows
-  %negmb = arith.negf %mb : !{{P}}sfrag
-  %earg = math.fma %s4, %ess, %negmb : !{{P}}sfrag
+//#include attention_softmax_constants
+//#include attention_exp_arg
   %p = func.call @{{NAME}}_exp2(%earg) : (!{{P}}schunk) -> !{{P}}schunk
   %lpart = "fa.blockwise_reduction"(%p, %zrows) {kind = "sum", axis = 1 : i64, layout = "wgmma_m64", partial}
       : (!{{P}}schunk, !{{P}}rows) -> !{{P}}rows
   %lim = arith.constant dense<{{FAST_LIMIT}}> : !{{P}}rows
   %small = arith.cmpf ole, %lpart, %lim : !{{P}}rows
-  %seen = arith.cmpf one, %mrow, %ninfr : !{{P}}rows
+  %seen = arith.cmpf one, %mshift, %ninfr : !{{P}}rows
   %okr = arith.andi %small, %seen : vector<{{NR}}xi1>
   %mine = vector.reduction <and>, %okr : vector<{{NR}}xi1> into i1
   %l = arith.addf %lrow, %lpart : !{{P}}rows
