@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Writes every gpu.binary object of MLIR text on stdin to DIR/NAME.ptx (PTX
 assembly) or DIR/NAME.hsaco (binary code object), then runs COMMAND on each
-file ({} stands for its path) and fails if any run fails.
+file ({} stands for its path) and fails if any run fails. NAME is the
+object's symbol; with --by-function it is FUNCTION.SYMBOL, FUNCTION the first
+public function of the object's split-input chunk (the test's own), and
+"gpu_objects: object NAME" precedes each run of COMMAND (spills.py reads it).
 
-usage: gpu_objects.py DIR [COMMAND...]"""
+usage: gpu_objects.py [--by-function] DIR [COMMAND...]"""
 import os
 import re
 import subprocess
@@ -34,10 +37,24 @@ def unescape(text, start):
     return bytes(out)
 
 
+def chunk_function(text, pos):
+    """The first public function of the split-input chunk around `pos`."""
+    start = text.rfind("\n// -----\n", 0, pos)
+    end = text.find("\n// -----\n", pos)
+    chunk = text[max(start, 0):end if end >= 0 else len(text)]
+    for m in re.finditer(r"(?:llvm|func)\.func @([\w$.]+)\((.*)", chunk):
+        if "private" not in m.group(2) and not m.group(1).startswith(("mgpu", "_mlir")):
+            return m.group(1)
+    sys.exit("gpu_objects: a chunk without a public function")
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    by_function = args[:1] == ["--by-function"]
+    args = args[1:] if by_function else args
+    if not args:
         sys.exit(__doc__)
-    out_dir, command = sys.argv[1], sys.argv[2:]
+    out_dir, command = args[0], args[1:]
     os.makedirs(out_dir, exist_ok=True)
     text = sys.stdin.read()
     paths = []
@@ -47,10 +64,13 @@ def main():
             sys.exit(f"gpu_objects: gpu.binary @{m.group(1)} holds no object")
         ext = "ptx" if obj.group(1) == "assembly" else "hsaco"
         # Split inputs repeat kernel names: the second of a name gets _1, ...
-        name, n = m.group(1), 0
+        base = m.group(1)
+        if by_function:
+            base = f"{chunk_function(text, m.start())}.{base}"
+        name, n = base, 0
         while os.path.join(out_dir, f"{name}.{ext}") in paths:
             n += 1
-            name = f"{m.group(1)}_{n}"
+            name = f"{base}_{n}"
         path = os.path.join(out_dir, f"{name}.{ext}")
         with open(path, "wb") as f:
             f.write(unescape(text, obj.end()))
@@ -60,6 +80,8 @@ def main():
     print(f"gpu_objects: {len(paths)} objects")
     for path in paths:
         if command:
+            if by_function:
+                print(f"gpu_objects: object {os.path.splitext(os.path.basename(path))[0]}")
             cmd = [a.replace("{}", path) for a in command]
             sys.stdout.flush()
             if subprocess.run(cmd).returncode != 0:
