@@ -3,9 +3,10 @@
 //   dst[r, c] = src[b, h, r0 + r, c]   for r0 + r < rlim, 0 for the other rows,
 // for the [{{ROWS}} x {{COLS}}] {{E}} tile dst of shared memory ({{DST}}).
 // The {{THREADS}} threads of the workgroup issue 16-byte cp.async chunks
-// (8 elements) and do not wait for them. With SWIZZLE, dst keeps chunk c of
-// row r at chunk c ^ (r % 8) (@{{NAME}}_col; fa.blockwise_gemm {swizzle}). The loop is unrolled, so a thread's
-// copies are a few integer instructions each.
+// (8 elements) and do not wait for them. The loop is unrolled, so a thread's
+// copies are a few integer instructions each. With SWIZZLE, dst keeps chunk
+// c of its row r at chunk c ^ (r % 8) (@{{NAME}}_col; rows counted from dst's
+// first, as fa.blockwise_gemm {swizzle} counts them from its operand's).
 func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
                             %dst: {{DST}}) attributes {fa.inline} {
   %c8 = arith.constant 8 : index
