@@ -2,8 +2,8 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck, racecheck and synccheck on 16 cases of the mma.sync kernels (sm_90)
-# and 12 of the Hopper kernel (sm_90a).
+# memcheck, racecheck and synccheck on 17 cases of the mma.sync kernels (sm_90)
+# and 13 of the Hopper kernel (sm_90a).
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -28,8 +28,10 @@ SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 
 # (21), Dv 256 != D 16 bf16 (22), causal -36 GQA bf16 padded (27), causal GQA
 # (28), M = 1 bf16 bias kv_len (31), causal kv_len tails (37), causal +2 (41);
 # keys split over workgroups, the last split merging (at most 4 rows): GQA with
-# lse (split-keys_0), causal kv_len with masked batches (split-keys_1); the
-# combine kernel merging 16 rows with f32 O, lse and empty splits (split-keys_3).
+# lse (split-keys_0), causal kv_len with masked batches (split-keys_1; D 64: two
+# stages of swizzled tiles), D 256 with a bias (split-keys_2: two warps, swizzled
+# tiles); the combine kernel merging 16 rows with f32 O, lse and empty splits
+# (split-keys_3).
 san_fail=0
 # sanitize CASE MODEL: the three tools on one case's model (.so in cases/CASE).
 sanitize() {
@@ -47,7 +49,8 @@ sanitize() {
 }
 # FA_SAN_MMA / FA_SAN_HOPPER replace the case lists (a shorter device call).
 for c in ${FA_SAN_MMA:-attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 \
-         sweep_22 sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_3}; do
+         sweep_22 sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_2 \
+         split-keys_3}; do
   sanitize $c model.so
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
@@ -56,9 +59,9 @@ done
 # four-consumer one), the persistent kernel (workgroups of several work items) with kv_len
 # and lse, with f32 O, without keys, and under a causal mask in groups of two items, and
 # the few-keys kernel on peaked scores (S issued again where the softmax without the row
-# max does not hold).
+# max does not hold), also causal with lse in bf16 (hopper_17).
 for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_15 \
-         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16}; do
+         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16 hopper_17}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"
