@@ -261,6 +261,8 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const Wgm
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
   faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",
                     bias ? ", !BIAS, index, index, index, index" : "");
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_PARAMS", "%s",
+                    bias ? ", %bias: !BIAS, %b: index, %h: index, %M: index, %N: index" : "");
   const char *missing = setWaits(&vars, &w, name);
   if (!missing)
     missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);

@@ -731,13 +731,8 @@ func.func private @{{NAME}}_chunk(%base: i64, %ch: index, %st: index, %kind: ind
 // The scores of the key tile at %n0 for this thread's rows (row0i: its
 // first row, col0i: its first column), masked, in the log2 domain
 // (attention_scores).
-//#if BIAS
-func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index{{SOFTMAX_EXTRA_PARAMS}})
     -> !{{P}}sfrag attributes {fa.inline} {
-//#else
-func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> !{{P}}sfrag attributes {fa.inline} {
-//#endif
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cBN = arith.constant {{BN}} : index
@@ -781,13 +776,8 @@ func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %co
 // The softmax of the scores %s of the key tile at %n0: returns P (the A
 // operand of P V), m', l' (its own columns' part), alpha and whether O
 // needs the rescale (some row's max moved).
-//#if BIAS
-func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index{{SOFTMAX_EXTRA_PARAMS}})
     -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
-//#else
-func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1) attributes {fa.inline} {
-//#endif
   %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
       : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
 //#include attention_softmax_constants
@@ -807,13 +797,8 @@ func.func private @{{NAME}}_softmax(%s: !{{P}}sfrag, %n0: index, %mrow: !{{P}}ro
 // exactly as one below 2^{{MAX_SLACK}}; NaN fails the test): m and O stay
 // as they are. Where it is not valid for every thread of the warpgroup, the
 // caller runs @{{NAME}}_softmax on the tile.
-//#if BIAS
-func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mshift: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index, %bias: !BIAS, %b: index, %h: index, %M: index, %N: index)
+func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mshift: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index{{SOFTMAX_EXTRA_PARAMS}})
     -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
-//#else
-func.func private @{{NAME}}_softmax_fast(%s: !{{P}}sfrag, %n0: index, %mshift: !{{P}}rows, %lrow: !{{P}}rows, %row0i: i32, %col0i: i32, %nvalid: index, %m0: index)
-    -> (!{{P}}schunk, !{{P}}rows, i1) attributes {fa.inline} {
-//#endif
   %s4 = func.call @{{NAME}}_scores(%s, %n0, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
       : (!{{P}}sfrag, index, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> !{{P}}sfrag
 //#include attention_softmax_constants
