@@ -2,8 +2,8 @@
 # On the GPU machine: runs every case of gpu-run/ (made by gpu_prepare.sh)
 # with fa-run (two calls each, on fresh input buffers) and compares with the
 # CPU reference; then compute-sanitizer
-# memcheck, racecheck and synccheck on 17 cases of the mma.sync kernels (sm_90)
-# and 13 of the Hopper kernel (sm_90a).
+# memcheck, racecheck and synccheck on the cases listed below: of the mma.sync
+# kernels (sm_90) and of the Hopper kernel (sm_90a).
 # Prints a summary; fails if a case disagrees or a sanitizer reports anything.
 cd "$(dirname "$0")/../gpu-run"
 export LD_LIBRARY_PATH=$PWD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -26,7 +26,6 @@
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Dialect/MemRef.h"
 
-
 static MlirType tokenType(MlirContext ctx) {
   return mlirTypeParseGet(ctx, mlirStringRefCreateFromCString("!gpu.async.token"));
 }
