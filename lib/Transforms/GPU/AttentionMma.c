@@ -61,9 +61,11 @@ enum {
   MMA_SPLIT_MIN_TILES = 4,
   MMA_SPLIT_MAX = 64
 };
-/* The merge weighs two splits per lane of a warp and sums them four at a
- * time (MERGE_SPLITS): its steps must not pass split 63. */
-_Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % 4 == 0,
+/* The merge weighs two splits per lane of a warp and sums them
+ * MMA_MERGE_SPLITS at a time (half that above Dv = 128): its steps must not
+ * pass split 63. */
+enum { MMA_MERGE_SPLITS = 8 };
+_Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % MMA_MERGE_SPLITS == 0,
                "the merge of splits takes at most 64 splits");
 
 static int64_t outBytes(const FaAttentionKernel *k) {
@@ -237,9 +239,13 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
   faTemplateVarsSet(vars, "MERGE_LSE_ARG", "%s", k->hasLse ? "%lse: !LSE, " : "");
   /* The merge's threads sum 4 columns each, 4 x threads per chunk. */
   faTemplateVarsSetInt(vars, "MERGE_CHUNKS", (long)ceilDiv(k->dv, 4 * 32 * k->warps));
-  /* Splits summed at a time: 4 rows x 4 loads of 16 bytes in flight (8
-   * measured no faster and spills at D = 80). */
-  faTemplateVarsSetInt(vars, "MERGE_SPLITS", 4);
+  /* Splits summed at a time: 4 rows x 8 loads of 16 bytes in flight, so
+   * that up to 8 splits (the bf16 GQA decode row has 6) merge in one round
+   * of loads: that row 8.49-8.52 -> 8.53-8.54 TFLOP/s, D 64 GQA 6.52-6.54
+   * -> 6.71-6.72 (bench/tune_mma.txt). Above Dv = 128 half as many: with 8
+   * the sm_90 D 256 decode kernel with a bias spills 44 bytes, not 32, and
+   * the sm_80 D 256 combine kernel 4. */
+  faTemplateVarsSetInt(vars, "MERGE_SPLITS", k->dv > 128 ? MMA_MERGE_SPLITS / 2 : MMA_MERGE_SPLITS);
 }
 
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {

@@ -88,7 +88,10 @@ func.func private @{{NAME}}({{ARGS}}) {
   %BS = arith.muli %B, %S : index
   %wsS = arith.select %split, %S, %c0 : index
   %wsRows0 = arith.muli %wsS, %BHM0 : index
-  %wsRows = arith.muli %wsRows0, %M : index
+  // Rows padded to whole query tiles (%Mp): each split stores its tile's
+  // rows without a bound check.
+  %Mp = arith.muli %MT, %cBM : index
+  %wsRows = arith.muli %wsRows0, %Mp : index
   %cDVh = arith.constant {{DV}} : index
   %wsOElts = arith.muli %wsRows, %cDVh : index
   %wsElts = arith.addi %wsOElts, %wsRows : index
@@ -104,8 +107,8 @@ func.func private @{{NAME}}({{ARGS}}) {
   %wsLOff = arith.muli %wsOElts, %c4h : index
   %tw0 = gpu.wait async
   %ws, %tw1 = gpu.alloc async [%tw0] (%wsBytes) : memref<?xi8>
-  %wso = memref.view %ws[%c0][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?x{{DV}}xf32>
-  %wsl = memref.view %ws[%wsLOff][%wsS, %B, %Hq, %M] : memref<?xi8> to memref<?x?x?x?xf32>
+  %wso = memref.view %ws[%c0][%wsS, %B, %Hq, %Mp] : memref<?xi8> to memref<?x?x?x?x{{DV}}xf32>
+  %wsl = memref.view %ws[%wsLOff][%wsS, %B, %Hq, %Mp] : memref<?xi8> to memref<?x?x?x?xf32>
   gpu.wait [%tw1]
 //#else
   // One pass over the keys: the shapes give the chip enough workgroups.
@@ -380,7 +383,9 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#if SPLIT
     scf.if %split {
       // One split of the keys: O / l and lse of its keys, in f32, to the
-      // workspace (8-byte stores straight from the fragments).
+      // workspace (8-byte stores straight from the fragments; every row of
+      // the tile, the workspace's rows being padded to whole tiles: no
+      // branch per store).
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
         %e1 = arith.addi %e0, %c1 : index
@@ -391,13 +396,10 @@ func.func private @{{NAME}}({{ARGS}}) {
         %rx1 = arith.addi %rx0, %wrow0 : index
         %rx = arith.addi %rx1, %m0 : index
         %cx = arith.addi %cx0, %col0 : index
-        %rin = arith.cmpi slt, %rx, %M : index
-        scf.if %rin {
-          %x0 = vector.extract %out[%e0] : f32 from !{{P}}ofrag
-          %x1 = vector.extract %out[%e1] : f32 from !{{P}}ofrag
-          %pair = vector.from_elements %x0, %x1 : vector<2xf32>
-          vector.store %pair, %wso[%sp, %b, %h, %rx, %cx] : memref<?x?x?x?x{{DV}}xf32>, vector<2xf32>
-        }
+        %x0 = vector.extract %out[%e0] : f32 from !{{P}}ofrag
+        %x1 = vector.extract %out[%e1] : f32 from !{{P}}ofrag
+        %pair = vector.from_elements %x0, %x1 : vector<2xf32>
+        vector.store %pair, %wso[%sp, %b, %h, %rx, %cx] {alignment = 8} : memref<?x?x?x?x{{DV}}xf32>, vector<2xf32>
       }
       scf.if %first {
         affine.for %i = 0 to {{NR}} {
@@ -412,18 +414,18 @@ func.func private @{{NAME}}({{ARGS}}) {
         }
       }
       scf.if %lastMerges {
-        // Done: past the barrier, thread 0's fence orders the workgroup's
-        // stores before it counts the split on its tile's counter (as a grid
-        // barrier does). The split that counts S - 1 is the last; its fence
-        // then orders the other splits' stores before its own loads, and it
-        // merges.
+        // Done: past the barrier, thread 0 counts the split on its tile's
+        // counter with an acquire-release atomic: its release orders the
+        // workgroup's stores (ordered before it by the barrier) before the
+        // count. The split that counts S - 1 is the last; the acquire orders
+        // the other splits' stores before its loads (past the next barrier),
+        // and it merges.
         gpu.barrier
         %flag = memref.view %raw[%c0][] : memref<{{SMEM_BYTES}}xi8, #{{P}}ws> to memref<4xi32, #{{P}}ws>
         %tc = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
         %zc = arith.constant 0 : i32
         %t0th = arith.cmpi eq, %tc, %zc : i32
         scf.if %t0th {
-          nvvm.memory.barrier #nvvm.mem_scope<gpu>
           %tile0 = arith.muli %b, %Hq : index
           %tile1 = arith.addi %tile0, %h : index
           %tile2 = arith.muli %tile1, %MT : index
@@ -431,8 +433,12 @@ func.func private @{{NAME}}({{ARGS}}) {
           %tile = arith.addi %tile2, %mtq : index
           %count1 = arith.constant 1 : i32
           %cnt = memref.get_global @{{NAME}}_counters : memref<{{COUNTERS}}xi32, #gpu.address_space<global>>
-          %done = memref.atomic_rmw addi %count1, %cnt[%tile] : (i32, memref<{{COUNTERS}}xi32, #gpu.address_space<global>>) -> i32
-          nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          %cntp = memref.extract_aligned_pointer_as_index %cnt : memref<{{COUNTERS}}xi32, #gpu.address_space<global>> -> index
+          %c4t = arith.constant 4 : index
+          %cnto = arith.muli %tile, %c4t : index
+          %cnta = arith.addi %cntp, %cnto : index
+          %cntai = arith.index_cast %cnta : index to i64
+          %done = llvm.inline_asm has_side_effects "atom.acq_rel.gpu.global.add.u32 $0, [$1], $2;", "=r,l,r" %cntai, %count1 : (i64, i32) -> i32
           %Sc = arith.subi %S, %c1 : index
           %Sci = arith.index_cast %Sc : index to i32
           %lastc = arith.cmpi eq, %done, %Sci : i32
@@ -598,52 +604,64 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
   %cNC = arith.constant {{MERGE_CHUNKS}} : index
   %nth = arith.constant {{THREADS}} : index
   %zacc = arith.constant dense<0.0> : vector<4x4xf32>
-  %wpoison = ub.poison : vector<4x2xf32>
+  %zrow = arith.constant dense<0.0> : vector<4xf32>
+  %onerow = arith.constant dense<1.0> : vector<4xf32>
+  %ninfrow = vector.broadcast %ninf : f32 to vector<4xf32>
+  %log2erow = vector.broadcast %log2e : f32 to vector<4xf32>
+  %ln2row = vector.broadcast %ln2 : f32 to vector<4xf32>
   scf.for %blk = %c0 to %nblk step %c1 {
     %r00 = arith.muli %blk, %c4 : index
     %r0 = arith.addi %m0, %r00 : index
-    // The normalised weights of splits (lane, lane + 32) of the four rows.
-    %wts = affine.for %i = 0 to 4 iter_args(%wv = %wpoison) -> (vector<4x2xf32>) {
+    // The normalised weights of splits (lane, lane + 32) of the four rows,
+    // the rows side by side: each step of the butterflies shuffles all four.
+    %x:2 = affine.for %i = 0 to 4 iter_args(%a0 = %zrow, %a1 = %zrow) -> (vector<4xf32>, vector<4xf32>) {
       %r = arith.addi %r0, %i : index
       %rc = arith.minui %r, %Ml : index
       %y0 = memref.load %wsl[%sc0, %b, %h, %rc] : memref<?x?x?x?xf32>
       %y1 = memref.load %wsl[%sc1, %b, %h, %rc] : memref<?x?x?x?xf32>
-      %x0 = arith.select %in0, %y0, %ninf : f32
-      %x1 = arith.select %in1, %y1, %ninf : f32
-      %mx0 = arith.maximumf %x0, %x1 : f32
-      %isMax = arith.constant true
-      %lmax = func.call @{{NAME}}_warp_all(%mx0, %isMax) : (f32, i1) -> f32
-      %empty = arith.cmpf oeq, %lmax, %ninf : f32
-      %shift = arith.select %empty, %zf, %lmax : f32
-      %d0 = arith.subf %x0, %shift : f32
-      %e0 = arith.mulf %d0, %log2e : f32
-      %w0 = math.exp2 %e0 : f32
-      %d1 = arith.subf %x1, %shift : f32
-      %e1 = arith.mulf %d1, %log2e : f32
-      %w1 = math.exp2 %e1 : f32
-      %ws0 = arith.addf %w0, %w1 : f32
-      %isSum = arith.constant false
-      %wsum = func.call @{{NAME}}_warp_all(%ws0, %isSum) : (f32, i1) -> f32
-      %inv0 = arith.divf %one, %wsum : f32
-      %inv = arith.select %empty, %zf, %inv0 : f32
-      %n0 = arith.mulf %w0, %inv : f32
-      %n1 = arith.mulf %w1, %inv : f32
-//#if LSE
-      %first = arith.cmpi eq, %tid, %c0 : index
-      %rin = arith.cmpi ult, %r, %M : index
-      %store = arith.andi %first, %rin : i1
-      scf.if %store {
-        %lg = math.log2 %wsum : f32
-        %ln = arith.mulf %lg, %ln2 : f32
-        %l0 = arith.addf %lmax, %ln : f32
-        %l = arith.select %empty, %ninf, %l0 : f32
-        memref.store %l, %lse[%b, %h, %r] : !LSE
-      }
-//#endif
-      %n = vector.from_elements %n0, %n1 : vector<2xf32>
-      %wv2 = vector.insert %n, %wv[%i] : vector<2xf32> into vector<4x2xf32>
-      affine.yield %wv2 : vector<4x2xf32>
+      %z0 = arith.select %in0, %y0, %ninf : f32
+      %z1 = arith.select %in1, %y1, %ninf : f32
+      %b0 = vector.insert %z0, %a0[%i] : f32 into vector<4xf32>
+      %b1 = vector.insert %z1, %a1[%i] : f32 into vector<4xf32>
+      affine.yield %b0, %b1 : vector<4xf32>, vector<4xf32>
     }
+    %mx0 = arith.maximumf %x#0, %x#1 : vector<4xf32>
+    %isMax = arith.constant true
+    %lmax = func.call @{{NAME}}_warp_all(%mx0, %isMax) : (vector<4xf32>, i1) -> vector<4xf32>
+    %empty = arith.cmpf oeq, %lmax, %ninfrow : vector<4xf32>
+    %shift = arith.select %empty, %zrow, %lmax : vector<4xi1>, vector<4xf32>
+    %d0 = arith.subf %x#0, %shift : vector<4xf32>
+    %e0 = arith.mulf %d0, %log2erow : vector<4xf32>
+    %w0 = math.exp2 %e0 : vector<4xf32>
+    %d1 = arith.subf %x#1, %shift : vector<4xf32>
+    %e1 = arith.mulf %d1, %log2erow : vector<4xf32>
+    %w1 = math.exp2 %e1 : vector<4xf32>
+    %ws0 = arith.addf %w0, %w1 : vector<4xf32>
+    %isSum = arith.constant false
+    %wsum = func.call @{{NAME}}_warp_all(%ws0, %isSum) : (vector<4xf32>, i1) -> vector<4xf32>
+    %inv0 = arith.divf %onerow, %wsum : vector<4xf32>
+    %inv = arith.select %empty, %zrow, %inv0 : vector<4xi1>, vector<4xf32>
+    %n0 = arith.mulf %w0, %inv : vector<4xf32>
+    %n1 = arith.mulf %w1, %inv : vector<4xf32>
+    %n01 = vector.interleave %n0, %n1 : vector<4xf32> -> vector<8xf32>
+    %wts = vector.shape_cast %n01 : vector<8xf32> to vector<4x2xf32>
+//#if LSE
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      %lg = math.log2 %wsum : vector<4xf32>
+      %ln = arith.mulf %lg, %ln2row : vector<4xf32>
+      %l0 = arith.addf %lmax, %ln : vector<4xf32>
+      %l = arith.select %empty, %ninfrow, %l0 : vector<4xi1>, vector<4xf32>
+      affine.for %i = 0 to 4 {
+        %r = arith.addi %r0, %i : index
+        %rin = arith.cmpi ult, %r, %M : index
+        scf.if %rin {
+          %li = vector.extract %l[%i] : f32 from vector<4xf32>
+          memref.store %li, %lse[%b, %h, %r] : !LSE
+        }
+      }
+    }
+//#endif
     scf.for %j = %c0 to %cNC step %c1 {
       %e = arith.muli %j, %nth : index
       %ch = arith.addi %tid, %e : index
@@ -679,21 +697,27 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
   return
 }
 
-// %x combined over the 32 lanes of the warp by a butterfly: the max where
-// %max (a constant at each call: the other combine folds away), else the sum.
-func.func private @{{NAME}}_warp_all(%x: f32, %max: i1) -> f32 attributes {fa.inline} {
+// Each of %x's four values combined over the 32 lanes of the warp by a
+// butterfly, the four shuffled side by side: the max where %max (a constant
+// at each call: the other combine folds away), else the sum.
+func.func private @{{NAME}}_warp_all(%x: vector<4xf32>, %max: i1) -> vector<4xf32> attributes {fa.inline} {
   %w32 = arith.constant 32 : i32
-  %r = affine.for %k = 0 to 5 iter_args(%v = %x) -> (f32) {
+  %r = affine.for %k = 0 to 5 iter_args(%v = %x) -> (vector<4xf32>) {
     %ki = arith.index_cast %k : index to i32
     %one32 = arith.constant 1 : i32
     %d = arith.shli %one32, %ki : i32
-    %y, %ok = gpu.shuffle xor %v, %d, %w32 : f32
-    %m = arith.maximumf %v, %y : f32
-    %sm = arith.addf %v, %y : f32
-    %n = arith.select %max, %m, %sm : f32
-    affine.yield %n : f32
+    %y = affine.for %j = 0 to 4 iter_args(%yv = %v) -> (vector<4xf32>) {
+      %e = vector.extract %v[%j] : f32 from vector<4xf32>
+      %o, %ok = gpu.shuffle xor %e, %d, %w32 : f32
+      %yv2 = vector.insert %o, %yv[%j] : f32 into vector<4xf32>
+      affine.yield %yv2 : vector<4xf32>
+    }
+    %m = arith.maximumf %v, %y : vector<4xf32>
+    %sm = arith.addf %v, %y : vector<4xf32>
+    %n = arith.select %max, %m, %sm : vector<4xf32>
+    affine.yield %n : vector<4xf32>
   }
-  return %r : f32
+  return %r : vector<4xf32>
 }
 
 // The merge of the splits where tiles have more than 4 rows: a workgroup of

@@ -213,11 +213,13 @@ func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf1
 // kernel either way.
 // CHECK-LABEL: func.func @f16_decode_split(
 // The decode kernel: one warp, keys split over workgroups into a workspace,
-// each split's O / l and lse in f32. With at most 4 rows (M <= 4) each split
-// counts itself on its tile's counter (a device global that every launch
-// leaves zero: no memset) and the last one resets it and merges (the merge
-// inlined: lse weights by shuffles, weighted sums); with more rows the
-// combine kernel merges, a workgroup per 4 rows.
+// each split's O / l and lse in f32 (the workspace's rows padded to whole
+// query tiles: the 8-byte stores need no bound check). With at most 4 rows
+// (M <= 4) each split counts itself on its tile's counter (a device global
+// that every launch leaves zero: no memset) with one acquire-release atomic
+// (no separate fence), and the last one resets it and merges (the merge
+// inlined: lse weights by shuffles, the four rows side by side, weighted
+// sums); with more rows the combine kernel merges, a workgroup per 4 rows.
 // CHECK: memref.global "public" @[[CNTG:fa_attention_[0-9]+_decode_counters]] : memref<198xi32, #gpu.address_space<global>> = dense<0>
 // CHECK: func.func private @[[DEC:fa_attention_[0-9]+_decode]](
 // CHECK: %[[SPLIT:.*]] = arith.cmpi ugt, %[[S:.*]], %c1 : index
@@ -230,19 +232,25 @@ func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf1
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c32{{.*}}
 // CHECK: scf.for
 // CHECK: scf.if %[[SPLIT]] {
-// CHECK: vector.store %{{.*}}, %[[WSO]][{{.*}}] : memref<?x?x?x?x128xf32>, vector<2xf32>
+// CHECK-NEXT: affine.for
+// CHECK-NOT: scf.if
+// CHECK: vector.store %{{.*}}, %[[WSO]][{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?x128xf32>, vector<2xf32>
 // CHECK: scf.if %[[LAST]] {
+// CHECK-NOT: nvvm.memory.barrier
 // CHECK: gpu.barrier
-// CHECK: nvvm.memory.barrier <gpu>
+// CHECK-NOT: nvvm.memory.barrier
 // CHECK: %[[CNT:.*]] = memref.get_global @[[CNTG]]
-// CHECK: %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[CNT]][%[[TILE:.*]]] : (i32, memref<198xi32, #gpu.address_space<global>>) -> i32
-// CHECK: nvvm.memory.barrier <gpu>
+// CHECK: %[[CNTP:.*]] = memref.extract_aligned_pointer_as_index %[[CNT]]
+// CHECK: %[[DONE:.*]] = llvm.inline_asm has_side_effects "atom.acq_rel.gpu.global.add.u32 $0, [$1], $2;"
+// CHECK-NOT: nvvm.memory.barrier
 // CHECK: %[[ISLAST:.*]] = arith.cmpi eq, %[[DONE]], %{{.*}} : i32
 // CHECK: scf.if %[[ISLAST]] {
-// CHECK-NEXT: memref.store %c0_i32, %[[CNT]][%[[TILE]]]
+// CHECK-NEXT: memref.store %c0_i32, %[[CNT]][%{{.*}}]
 // CHECK: gpu.barrier
 // CHECK: gpu.shuffle xor
-// CHECK: math.exp2
+// CHECK: math.exp2 %{{.*}} : vector<4xf32>
+// CHECK: gpu.shuffle xor
+// CHECK: vector.interleave
 // CHECK: gpu.shuffle idx
 // CHECK: vector.fma
 // CHECK: } else {
