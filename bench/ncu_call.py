@@ -4,7 +4,7 @@ on PyTorch tensors, so that Nsight Compute can profile it: ncu does not attach
 to fa-bench ("Failed to connect to process"), but profiles Python processes.
 The runtime (libfa_rt_cuda.so) shares PyTorch's primary context, so tensors'
 device pointers go straight into the memref descriptors. Checks the result
-against PyTorch's SDPA.
+against PyTorch's SDPA. Needs bench/ncu_common.py beside it.
 
   ncu --clock-control none -k regex:main_kernel -s 1 -c 1 --section SpeedOfLight \\
       python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so 128 1024 0
@@ -24,18 +24,16 @@ triton.testing.do_bench time kernels (the L2 then holds that write's dirty
 lines): profile with --cache-control none to see the kernel as they time it.
 """
 import ctypes
-import os
 import sys
 
 import torch
+from ncu_common import flusher, parse_shape
 
 if len(sys.argv) < 4 or ("," not in sys.argv[3] and len(sys.argv) < 6):
     sys.exit(__doc__)
 kernels, runtime = sys.argv[1], sys.argv[2]
 if "," in sys.argv[3]:
-    f = sys.argv[3].split(",")
-    b, hq, hkv, m, n, d = map(int, f[:6])
-    dtype, causal = getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[f[6]]), int(f[7])
+    b, hq, hkv, m, n, d, dtype, causal = parse_shape(sys.argv[3])
     rest = sys.argv[4:]
 else:
     d, n, causal = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
@@ -65,10 +63,9 @@ o = torch.empty_like(q)
 index = ([64, 80, 96, 128, 256].index(d) * 2 + (dtype == torch.bfloat16)) * 2 + causal
 kernel = getattr(lib, "_mlir_ciface_fa_attention_%d" % index)
 args = [memref(t) for t in (q, k, v, o)]
-flush = torch.empty(256 << 20, device="cuda", dtype=torch.uint8) if os.environ.get("FA_NCU_FLUSH") == "1" else None
+flush = flusher()
 for _ in range(calls):
-    if flush is not None:
-        flush.zero_()
+    flush()
     kernel(*[ctypes.byref(a) for a in args])
 torch.cuda.synchronize()
 g = hq // hkv

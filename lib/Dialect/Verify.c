@@ -392,13 +392,17 @@ static MlirLogicalResult verifyFragmentReduction(MlirOperation op) {
 
 /* "wgmma_m64" tiles in shared memory are [chunks][rows][64]: 128-byte rows,
  * the logical tile [rows][chunks * 64]. */
+/* Whether t is a memref of `rank` dims with known strides (into `strides`). */
+static bool getStrides(MlirType t, intptr_t rank, int64_t *strides) {
+  int64_t offset;
+  return mlirTypeIsAMemRef(t) && mlirShapedTypeGetRank(t) == rank &&
+         mlirLogicalResultIsSuccess(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset));
+}
+
 static bool isChunkedTile(MlirType t) {
-  if (!mlirTypeIsAMemRef(t) || mlirShapedTypeGetRank(t) != 3 || !mlirShapedTypeHasStaticShape(t) ||
-      dimOf(t, 2) != 64)
-    return false;
   /* Rows of 64 elements, chunks apart by a static multiple of 1024 bytes. */
-  int64_t strides[3], offset;
-  if (mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+  int64_t strides[3];
+  if (!getStrides(t, 3, strides) || !mlirShapedTypeHasStaticShape(t) || dimOf(t, 2) != 64)
     return false;
   return strides[2] == 1 && strides[1] == 64 && !mlirShapedTypeIsDynamicStrideOrOffset(strides[0]) &&
          strides[0] % 512 == 0;
@@ -434,9 +438,8 @@ static MlirLogicalResult verifyWgmmaGemm(MlirOperation op) {
 static bool isSwizzledTile(MlirType t) {
   if (!mlirTypeIsAMemRef(t))
     return true; /* a register fragment */
-  int64_t strides[2], offset;
-  if (mlirShapedTypeGetRank(t) != 2 ||
-      mlirLogicalResultIsFailure(mlirMemRefTypeGetStridesAndOffset(t, strides, &offset)))
+  int64_t strides[2];
+  if (!getStrides(t, 2, strides))
     return false;
   MlirType e = mlirShapedTypeGetElementType(t);
   if (!mlirTypeIsAFloat(e))
