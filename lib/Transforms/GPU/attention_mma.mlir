@@ -567,7 +567,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 // O = sum w_s O_s / sum w_s and lse = max lse + log(sum w_s); O = 0 and
 // lse = -inf where no split saw a key. In every warp lane l weighs splits l
 // and l + 32 of each row (S <= {{SPLIT_MAX}} <= 64); the max and the sum go
-// round the warp by shuffles. Then thread t sums columns 4 (t + {{THREADS}} j) ..
+// round the warp by shuffles, the four rows side by side. Then thread t sums columns 4 (t + {{THREADS}} j) ..
 // + 3 of the four rows over the splits, {{MERGE_SPLITS}} splits at a time, each
 // weight shuffled from the lane that holds it. Rows past M read row M - 1
 // and splits past S split S - 1 (weight 0), so that no load waits behind a
@@ -579,8 +579,6 @@ func.func private @{{NAME}}_merge(%o: !O, {{MERGE_LSE_ARG}}%wso: memref<?x?x?x?x
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c32 = arith.constant 32 : index
-  %zf = arith.constant 0.0 : f32
-  %one = arith.constant 1.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.4426950408889634 : f32
   %ln2 = arith.constant 0.69314718055994531 : f32
