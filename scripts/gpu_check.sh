@@ -31,7 +31,8 @@ SAN=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 
 # lse (split-keys_0), causal kv_len with masked batches (split-keys_1; D 64: two
 # stages of swizzled tiles), D 256 with a bias (split-keys_2: two warps, swizzled
 # tiles); the combine kernel merging 16 rows with f32 O, lse and empty splits
-# (split-keys_3).
+# (split-keys_3); on [B, S, H, D] tensors (bshd.mlir: strided rows), the decode kernel
+# packing heads (bshd_2).
 san_fail=0
 # sanitize CASE MODEL: the three tools on one case's model (.so in cases/CASE).
 sanitize() {
@@ -50,7 +51,7 @@ sanitize() {
 # FA_SAN_MMA / FA_SAN_HOPPER replace the case lists (a shorter device call).
 for c in ${FA_SAN_MMA:-attention_tosa linalg-named_0 masks_0 sweep_0 sweep_6 sweep_7 sweep_21 \
          sweep_22 sweep_27 sweep_28 sweep_31 sweep_37 sweep_41 split-keys_0 split-keys_1 split-keys_2 \
-         split-keys_3}; do
+         split-keys_3 bshd_2}; do
   sanitize $c model.so
 done
 # The Hopper kernel (sm_90a: TMA, mbarriers, wgmma) on its inputs (hopper.mlir's chunks): GQA
@@ -59,9 +60,11 @@ done
 # four-consumer one), the persistent kernel (workgroups of several work items) with kv_len
 # and lse, with f32 O, without keys, and under a causal mask in groups of two items, and
 # the few-keys kernel on peaked scores (S issued again where the softmax without the row
-# max does not hold), also causal with lse in bf16 (hopper_17).
+# max does not hold), also causal with lse in bf16 (hopper_17); on [B, S, H, D] tensors
+# (TMA maps of strided views), the persistent kernel with GQA and lse (bshd_0) and the
+# one-consumer kernel with kv_len (bshd_1).
 for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_15 \
-         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16 hopper_17}; do
+         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16 hopper_17 bshd_0 bshd_1}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

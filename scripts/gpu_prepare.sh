@@ -23,7 +23,8 @@ T=$OUT/src && mkdir -p $T
 for f in test/Transforms/fuse/linalg-named.mlir test/Transforms/fuse/spellings.mlir \
          test/Transforms/fuse/masks.mlir test/Transforms/fuse/half-precision.mlir \
          test/Integration/Inputs/split-keys.mlir \
-         test/Integration/Inputs/hopper.mlir; do split $f $T/$(basename $f .mlir); done
+         test/Integration/Inputs/hopper.mlir test/Integration/Inputs/bshd.mlir \
+         test/Transforms/fuse/layouts.mlir; do split $f $T/$(basename $f .mlir); done
 cp examples/attention_*.mlir $T/
 for m in bert_layer gpt2_block llama_block; do
   cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir

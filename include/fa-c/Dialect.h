@@ -49,7 +49,35 @@ typedef struct FaAttentionAttrs {
   int64_t causalOffset;
   bool withLse;
   bool kTransposed; /* K is given as [B, Hkv, D, N] (attribute k_transposed) */
+  /* Q, K, V and O in [B, S, H, D], heads after the sequence (attributes
+   * q_bshd, k_bshd, v_bshd, o_bshd), indexed by FaAttentionTensor. */
+  bool bshd[4];
 } FaAttentionAttrs;
+
+/// The tensors of a fa.gridwise_attention whose dims a layout attribute
+/// orders, and the dims they have.
+typedef enum FaAttentionTensor {
+  FA_ATTENTION_Q,
+  FA_ATTENTION_K,
+  FA_ATTENTION_V,
+  FA_ATTENTION_O
+} FaAttentionTensor;
+typedef enum FaAttentionDim {
+  FA_DIM_BATCH,
+  FA_DIM_HEADS,
+  FA_DIM_SEQ, /* queries (Q, O) or keys (K, V) */
+  FA_DIM_HEAD /* the head dim: D (Q, K) or Dv (V, O) */
+} FaAttentionDim;
+
+/// The name of the unit attribute that puts tensor `t` in [B, S, H, D]
+/// ("q_bshd", "k_bshd", "v_bshd", "o_bshd"; a static string).
+const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
+
+/// The axis of tensor `t` of the fa.gridwise_attention `op` that holds dim
+/// `d`: [B, H, S, D] by default, [B, S, H, D] with the tensor's `*_bshd`
+/// attribute, K as [B, H, D, S] with `k_transposed`.
+intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
+                                    FaAttentionDim d);
 
 /// Creates (does not insert) a fa.gridwise_attention with result type
 /// `outType` (and an f32 LSE result if requested). The caller owns the op

@@ -30,17 +30,18 @@ MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
 
   MlirType results[2] = {outType};
   intptr_t nres = 1;
-  if (attrs.withLse) {
+  if (attrs.withLse) { /* [B, Hq, M] from O's [B, Hq, M, Dv] or [B, M, Hq, Dv] */
+    bool bshd = attrs.bshd[FA_ATTENTION_O];
     int64_t shape[3] = {mlirShapedTypeGetDimSize(outType, 0),
-                        mlirShapedTypeGetDimSize(outType, 1),
-                        mlirShapedTypeGetDimSize(outType, 2)};
+                        mlirShapedTypeGetDimSize(outType, bshd ? 2 : 1),
+                        mlirShapedTypeGetDimSize(outType, bshd ? 1 : 2)};
     results[nres++] = mlirRankedTensorTypeGet(3, shape, mlirF32TypeGet(ctx),
                                               mlirAttributeGetNull());
   }
   mlirOperationStateAddResults(&state, nres, results);
 
   int32_t segments[5] = {1, 1, 1, hasBias, hasKvLen};
-  MlirNamedAttribute named[4];
+  MlirNamedAttribute named[8];
   intptr_t nattr = 0;
   named[nattr++] = namedAttr(ctx, "operandSegmentSizes",
                              mlirDenseI32ArrayGet(ctx, 5, segments));
@@ -52,6 +53,10 @@ MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), attrs.causalOffset));
   if (attrs.kTransposed)
     named[nattr++] = namedAttr(ctx, "k_transposed", mlirUnitAttrGet(ctx));
+  for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_O; ++t)
+    if (attrs.bshd[t])
+      named[nattr++] = namedAttr(ctx, faGridwiseAttentionGetBshdAttrName(t),
+                                 mlirUnitAttrGet(ctx));
   mlirOperationStateAddAttributes(&state, nattr, named);
   return mlirOperationCreate(&state);
 }

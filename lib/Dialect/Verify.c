@@ -95,10 +95,42 @@ static MlirLogicalResult checkDim(MlirOperation op, const char *what,
 
 /* --- fa.gridwise_attention ------------------------------------------------ */
 
-/* Problem sizes taken from Q [B,Hq,M,D], K [B,Hkv,N,D], V [B,Hkv,N,Dv]. */
+/* Problem sizes taken from Q [B,Hq,M,D], K [B,Hkv,N,D], V [B,Hkv,N,Dv], each
+ * dim on the axis its layout gives (faGridwiseAttentionGetAxis). */
 typedef struct {
   int64_t b, hq, hkv, m, n, d, dv;
 } AttentionDims;
+
+/* The unit attributes that order the dims of Q, K, V and O. */
+static MlirLogicalResult checkLayoutAttrs(MlirOperation op) {
+  static const char *const kNames[] = {"k_transposed", "q_bshd", "k_bshd", "v_bshd",
+                                       "o_bshd"};
+  for (size_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
+    MlirAttribute a =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(kNames[i]));
+    if (!mlirAttributeIsNull(a) && !mlirAttributeIsAUnit(a))
+      return opError(op, "attribute '%s' must be a unit attribute", kNames[i]);
+  }
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("k_transposed"))) &&
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("k_bshd"))))
+    return opError(op, "attributes 'k_transposed' and 'k_bshd' exclude each other");
+  return mlirLogicalResultSuccess();
+}
+
+/* Static size of dim `d` of tensor `t` (type `type`), -1 when dynamic. */
+static int64_t sizeOfDim(MlirOperation op, MlirType type, FaAttentionTensor t,
+                         FaAttentionDim d) {
+  return dimOf(type, faGridwiseAttentionGetAxis(op, t, d));
+}
+
+/* Checks dim `d` of tensor `t` against `expected`, naming the axis. */
+static MlirLogicalResult checkAttentionDim(MlirOperation op, const char *what, MlirType type,
+                                           FaAttentionTensor t, FaAttentionDim d,
+                                           int64_t expected, const char *dimName) {
+  return checkDim(op, what, type, faGridwiseAttentionGetAxis(op, t, d), expected, dimName);
+}
 
 static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
   MlirType q = mlirValueGetType(mlirOperationGetOperand(op, 0));
@@ -113,19 +145,17 @@ static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
   if (!mlirTypeEqual(mlirShapedTypeGetElementType(k), et) ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(v), et))
     return opError(op, "Q, K and V must have the same element type");
-  /* With k_transposed, K is [B, Hkv, D, N]. */
-  MlirAttribute kt = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("k_transposed"));
-  if (!mlirAttributeIsNull(kt) && !mlirAttributeIsAUnit(kt))
-    return opError(op, "attribute 'k_transposed' must be a unit attribute");
-  intptr_t kn = mlirAttributeIsNull(kt) ? 2 : 3;
-  *dims = (AttentionDims){dimOf(q, 0), dimOf(q, 1), dimOf(k, 1), dimOf(q, 2),
-                          dimOf(k, kn), dimOf(q, 3), dimOf(v, 3)};
-  TRY(checkDim(op, "K", k, 0, dims->b, "batch"));
-  TRY(checkDim(op, "V", v, 0, dims->b, "batch"));
-  TRY(checkDim(op, "K", k, 5 - kn, dims->d, "head dim of Q"));
-  TRY(checkDim(op, "V", v, 1, dims->hkv, "KV heads of K"));
-  TRY(checkDim(op, "V", v, 2, dims->n, "keys of K"));
+  TRY(checkLayoutAttrs(op));
+  const FaAttentionTensor tq = FA_ATTENTION_Q, tk = FA_ATTENTION_K, tv = FA_ATTENTION_V;
+  *dims = (AttentionDims){sizeOfDim(op, q, tq, FA_DIM_BATCH), sizeOfDim(op, q, tq, FA_DIM_HEADS),
+                          sizeOfDim(op, k, tk, FA_DIM_HEADS), sizeOfDim(op, q, tq, FA_DIM_SEQ),
+                          sizeOfDim(op, k, tk, FA_DIM_SEQ), sizeOfDim(op, q, tq, FA_DIM_HEAD),
+                          sizeOfDim(op, v, tv, FA_DIM_HEAD)};
+  TRY(checkAttentionDim(op, "K", k, tk, FA_DIM_BATCH, dims->b, "batch"));
+  TRY(checkAttentionDim(op, "V", v, tv, FA_DIM_BATCH, dims->b, "batch"));
+  TRY(checkAttentionDim(op, "K", k, tk, FA_DIM_HEAD, dims->d, "head dim of Q"));
+  TRY(checkAttentionDim(op, "V", v, tv, FA_DIM_HEADS, dims->hkv, "KV heads of K"));
+  TRY(checkAttentionDim(op, "V", v, tv, FA_DIM_SEQ, dims->n, "keys of K"));
   if (dims->hkv == 0)
     return opError(op, "KV heads (K dimension 1) must be positive, got 0");
   if (dims->hq >= 0 && dims->hkv > 0 && dims->hq % dims->hkv != 0)
@@ -175,10 +205,11 @@ static MlirLogicalResult checkResults(MlirOperation op,
   TRY(checkTensor(op, "result O", o, 4));
   if (!isAttentionFloat(mlirShapedTypeGetElementType(o)))
     return opError(op, "result O element type must be f32, f16 or bf16");
-  TRY(checkDim(op, "result O", o, 0, d->b, "batch"));
-  TRY(checkDim(op, "result O", o, 1, d->hq, "query heads"));
-  TRY(checkDim(op, "result O", o, 2, d->m, "queries"));
-  TRY(checkDim(op, "result O", o, 3, d->dv, "value head dim"));
+  const FaAttentionTensor to = FA_ATTENTION_O;
+  TRY(checkAttentionDim(op, "result O", o, to, FA_DIM_BATCH, d->b, "batch"));
+  TRY(checkAttentionDim(op, "result O", o, to, FA_DIM_HEADS, d->hq, "query heads"));
+  TRY(checkAttentionDim(op, "result O", o, to, FA_DIM_SEQ, d->m, "queries"));
+  TRY(checkAttentionDim(op, "result O", o, to, FA_DIM_HEAD, d->dv, "value head dim"));
   if (mlirOperationGetNumResults(op) < 2)
     return mlirLogicalResultSuccess();
   MlirType lse = mlirValueGetType(mlirOperationGetResult(op, 1));
@@ -498,8 +529,9 @@ static bool hasVectorOperand(MlirOperation op) {
  * error unless its name has a dialect prefix ("dialect.name"): those are
  * discardable attributes, which MLIR lets any dialect attach. */
 static const char *const kAttentionAttrs[] = {
-    "scale", "causal_offset", "k_transposed", "block_m", "block_n", "warps", "stages",
-    "pv_split", "operandSegmentSizes", "resultSegmentSizes", NULL};
+    "scale",   "causal_offset", "k_transposed", "q_bshd",   "k_bshd",
+    "v_bshd",  "o_bshd",        "block_m",      "block_n",  "warps",
+    "stages",  "pv_split",      "operandSegmentSizes",      "resultSegmentSizes", NULL};
 static const char *const kFillAttrs[] = {"layout", NULL};
 static const char *const kReductionAttrs[] = {"kind", "axis", "layout", "partial", NULL};
 static const char *const kGemmAttrs[] = {"transpose_b", "layout", "async", "swizzle", NULL};

@@ -7,6 +7,8 @@
 #include "IRText.h"
 #include "Template.h"
 
+#include "fa-c/Dialect.h"
+
 #include "mlir-c/IR.h"
 
 #include <stdbool.h>
@@ -33,6 +35,11 @@ typedef struct {
   bool swizzle;
   double scale;
 } FaAttentionKernel;
+
+/* Static size of dim `d` of Q, K or V (`t`) of the op, wherever its layout
+ * keeps it; -1 when dynamic. (The kernels see every tensor as
+ * [B, H, S, D]: a view of what the op's layout attributes say.) */
+int64_t faAttentionSize(const FaAttentionKernel *k, FaAttentionTensor t, FaAttentionDim d);
 
 /* "%q: !Q, %k: !K, %v: !V[, %bias: !BIAS][, %kvl: !KVL], %o: !O[, %lse: !LSE]" */
 void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);

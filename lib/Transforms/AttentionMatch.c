@@ -14,6 +14,7 @@
 #include "AttentionMatch.h"
 #include "Builders.h"
 #include "DimEquality.h"
+#include "Transpose.h"
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"
@@ -1270,46 +1271,18 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
 
 typedef enum { ROLE_Q, ROLE_K, ROLE_V } Role;
 
-static bool swapsLastTwo(MlirAttribute perm, intptr_t rank) {
-  if (!mlirAttributeIsADenseI64Array(perm) && !mlirAttributeIsADenseI32Array(perm))
-    return false;
-  if (mlirDenseArrayGetNumElements(perm) != rank)
-    return false;
-  for (intptr_t i = 0; i < rank; ++i) {
-    int64_t want = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
-    int64_t got = mlirAttributeIsADenseI64Array(perm)
-                      ? mlirDenseI64ArrayGetElement(perm, i)
-                      : mlirDenseI32ArrayGetElement(perm, i);
-    if (got != want)
-      return false;
-  }
-  return true;
-}
-
 /* The input of a transpose of the last two dims (linalg.transpose,
  * tosa.transpose, or a generic copying through a transposed map). */
 static MlirValue peelTranspose(MlirOperation def, MlirValue v) {
   intptr_t rank = rankOf(v);
-  if ((faOpIsA(def, "linalg.transpose") &&
-       swapsLastTwo(faOpGetAttr(def, "permutation"), rank)) ||
-      (faOpIsA(def, "tosa.transpose") && swapsLastTwo(faOpGetAttr(def, "perms"), rank)))
-    return mlirOperationGetOperand(def, 0);
-  if (!faOpIsA(def, "linalg.generic") || mlirOperationGetNumOperands(def) != 2)
-    return (MlirValue){NULL};
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(def, 0));
-  MlirOperation yield = mlirBlockGetTerminator(body);
-  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
-  MlirAffineMap in = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
-  MlirAffineMap out = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 1));
-  if (!mlirValueEqual(mlirOperationGetOperand(yield, 0), mlirBlockGetArgument(body, 0)) ||
-      !mlirAffineMapIsIdentity(out) || mlirAffineMapGetNumResults(in) != rank)
-    return (MlirValue){NULL};
-  for (intptr_t i = 0; i < rank; ++i) {
-    intptr_t want = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
-    if (dimPos(in, i) != want)
-      return (MlirValue){NULL};
-  }
-  return mlirOperationGetOperand(def, 0);
+  int64_t perm[FA_EXPR_MAX_RANK], want[FA_EXPR_MAX_RANK];
+  MlirValue none = {NULL};
+  if (rank < 2 || rank > FA_EXPR_MAX_RANK)
+    return none;
+  MlirValue in = faTransposeGetInput(def, perm, rank);
+  for (intptr_t i = 0; i < rank; ++i)
+    want[i] = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
+  return in.ptr && faPermutationIs(perm, want, rank) ? in : none;
 }
 
 /* x * c, c * x or x / c elementwise: returns x and multiplies *scale. */

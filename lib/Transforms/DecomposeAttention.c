@@ -9,6 +9,8 @@
 #include "PassSupport.h"
 #include "Template.h"
 
+#include "fa-c/Dialect.h"
+
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
@@ -83,7 +85,34 @@ static void setAttributes(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetFlag(vars, "CAUSAL", !mlirAttributeIsNull(off));
   faTemplateVarsSetInt(vars, "CAUSAL_OFFSET",
                        mlirAttributeIsNull(off) ? 0 : (long)mlirIntegerAttrGetValueInt(off));
-  faTemplateVarsSetFlag(vars, "K_TRANSPOSED", !mlirAttributeIsNull(faOpGetAttr(op, "k_transposed")));
+}
+
+/* VAR: the names of (batch, heads, sequence, head dim) in the order tensor
+ * `t` keeps its dims, joined by ", " (each with `prefix`). */
+static void setDimOrder(FaTemplateVars *vars, const char *var, MlirOperation op,
+                        FaAttentionTensor t, const char *const names[4], const char *prefix) {
+  const char *byAxis[4];
+  for (int d = FA_DIM_BATCH; d <= FA_DIM_HEAD; ++d)
+    byAxis[faGridwiseAttentionGetAxis(op, t, d)] = names[d];
+  faTemplateVarsSet(vars, var, "%s%s, %s%s, %s%s, %s%s", prefix, byAxis[0], prefix, byAxis[1],
+                    prefix, byAxis[2], prefix, byAxis[3]);
+}
+
+/* Where each tensor keeps its dims (the op's layout attributes). */
+static void setLayouts(FaTemplateVars *vars, MlirOperation op) {
+  static const char *const kQ[4] = {"b", "h", "i", "d"}, *const kK[4] = {"b", "hk", "j", "d"},
+                           *const kV[4] = {"b", "hk", "j", "e"},
+                           *const kO[4] = {"B", "Hq", "M", "Dv"},
+                           *const kOMap[4] = {"b", "h", "i", "e"};
+  setDimOrder(vars, "Q_INDEX", op, FA_ATTENTION_Q, kQ, "%");
+  setDimOrder(vars, "K_INDEX", op, FA_ATTENTION_K, kK, "%");
+  setDimOrder(vars, "V_INDEX", op, FA_ATTENTION_V, kV, "%");
+  setDimOrder(vars, "O_SIZES", op, FA_ATTENTION_O, kO, "%");
+  setDimOrder(vars, "O_MAP", op, FA_ATTENTION_O, kOMap, "");
+  faTemplateVarsSetInt(vars, "Q_HEADS", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_Q, FA_DIM_HEADS));
+  faTemplateVarsSetInt(vars, "Q_SEQ", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_Q, FA_DIM_SEQ));
+  faTemplateVarsSetInt(vars, "V_HEADS", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_V, FA_DIM_HEADS));
+  faTemplateVarsSetInt(vars, "V_SEQ", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_V, FA_DIM_SEQ));
 }
 
 /* Appends @NAME, the reference of `op`, to `module`. */
@@ -101,6 +130,7 @@ static MlirLogicalResult appendReference(MlirOperation module, MlirOperation op,
   setOperands(&vars, op);
   setResults(&vars, op);
   setAttributes(&vars, op);
+  setLayouts(&vars, op);
   FaText t;
   faTextInit(&t);
   const char *missing = faTextAppendTemplate(&t, faTemplateReferenceAttention, &vars);

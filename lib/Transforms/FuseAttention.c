@@ -13,6 +13,7 @@
 #include "IRText.h"
 #include "PassSupport.h"
 #include "Passes.h"
+#include "Transpose.h"
 
 #include "fa-c/Dialect.h"
 
@@ -142,11 +143,75 @@ static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
   return m->kvLenAdjust ? faBuildAddIntConstant(rw, loc, t, m->kvLenAdjust) : t;
 }
 
+/* --- layouts with heads after the sequence ----------------------------------- */
+
+/* Models that split heads as view(B, S, H, D) put transposes between those
+ * tensors and attention; the op reads and writes [B, S, H, D] in place
+ * instead (its *_bshd attributes), so the transposes, copies once lowered,
+ * die with the chain. */
+static const int64_t kSwapSeqHeads[4] = {0, 2, 1, 3}; /* [B,H,S,D] <-> [B,S,H,D] */
+static const int64_t kBshdToKt[4] = {0, 2, 3, 1};     /* K^T [B,H,D,N] of [B,N,H,D] */
+
+/* The transposes the fused op reads and writes through (null where none). */
+typedef struct {
+  MlirOperation inputs[3]; /* made Q, K, V from [B, S, H, D] tensors */
+  MlirOperation output;    /* the only user of O, making [B, M, H, Dv] of it */
+} FoldedLayouts;
+
+/* The tensor that `v` transposes by `want`, and in `*transpose` the op. */
+static MlirValue transposedFrom(MlirValue v, const int64_t *want, MlirOperation *transpose) {
+  int64_t perm[4];
+  MlirOperation def = faValueGetDefiningOp(v);
+  MlirValue in = faTransposeGetInput(def, perm, 4);
+  if (!in.ptr || !faPermutationIs(perm, want, 4))
+    return (MlirValue){NULL};
+  *transpose = def;
+  return in;
+}
+
+/* Q, K and V read from the [B, S, H, D] tensors their transposes read. */
+static void foldInputLayouts(FaAttentionOperands *operands, FaAttentionAttrs *attrs,
+                             FoldedLayouts *folded) {
+  MlirValue *values[3] = {&operands->q, &operands->k, &operands->v};
+  for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_V; ++t) {
+    bool kt = t == FA_ATTENTION_K && attrs->kTransposed;
+    MlirValue in = transposedFrom(*values[t], kt ? kBshdToKt : kSwapSeqHeads,
+                                  &folded->inputs[t]);
+    if (!in.ptr)
+      continue;
+    *values[t] = in;
+    attrs->bshd[t] = true;
+    attrs->kTransposed &= !kt;
+  }
+}
+
+/* The transpose to [B, M, H, Dv] that is the only user of `out`, or null. */
+static MlirOperation transposingUser(MlirValue out) {
+  MlirOperation none = {NULL};
+  MlirOpOperand use = mlirValueGetFirstUse(out);
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return none;
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  if (mlirOperationGetNumResults(user) != 1) /* (func.return, say) */
+    return none;
+  MlirOperation transpose;
+  MlirValue in = transposedFrom(mlirOperationGetResult(user, 0), kSwapSeqHeads, &transpose);
+  return in.ptr && mlirValueEqual(in, out) ? user : none;
+}
+
+/* Size of dim `d` of tensor `t` (q or v) in the layout `attrs` gives it. */
+static int64_t layoutSize(MlirValue v, const FaAttentionAttrs *attrs, FaAttentionTensor t,
+                          FaAttentionDim d) {
+  static const int kBhsd[4] = {0, 1, 2, 3}, kBshd[4] = {0, 2, 1, 3};
+  return sizeOf(v, (attrs->bshd[t] ? kBshd : kBhsd)[d]);
+}
+
 /* The fused op and the ops that feed and reshape it, built (not inserted)
  * into `block`; returns the value that replaces the root, and in `lse` the
  * one that replaces the log-sum-exp root (if the match has one). */
 static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
-                            const FaAttentionMatch *m, MlirValue *lse) {
+                            const FaAttentionMatch *m, MlirValue *lse,
+                            FoldedLayouts *folded) {
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
@@ -156,11 +221,20 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
       m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
       m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
-  int64_t shape[4] = {sizeOf(operands.q, 0), sizeOf(operands.q, 1),
-                      sizeOf(operands.q, 2), sizeOf(operands.v, 3)};
-  MlirType out4 = withShape(mlirValueGetType(mlirOperationGetResult(m->pv, 0)), 4, shape);
   FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
-                            m->lseRoot.ptr != NULL, m->kTransposed};
+                            m->lseRoot.ptr != NULL, m->kTransposed, {false}};
+  *folded = (FoldedLayouts){{{NULL}, {NULL}, {NULL}}, {NULL}};
+  foldInputLayouts(&operands, &attrs, folded);
+  if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)
+    folded->output = transposingUser(rootOut);
+  attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;
+  const FaAttentionTensor tq = FA_ATTENTION_Q;
+  int64_t heads = layoutSize(operands.q, &attrs, tq, FA_DIM_HEADS);
+  int64_t seq = layoutSize(operands.q, &attrs, tq, FA_DIM_SEQ);
+  bool oBshd = attrs.bshd[FA_ATTENTION_O];
+  int64_t shape[4] = {sizeOf(operands.q, 0), oBshd ? seq : heads, oBshd ? heads : seq,
+                      layoutSize(operands.v, &attrs, FA_ATTENTION_V, FA_DIM_HEAD)};
+  MlirType out4 = withShape(mlirValueGetType(mlirOperationGetResult(m->pv, 0)), 4, shape);
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
   MlirValue result = mlirOperationGetResult(attn, 0);
@@ -174,6 +248,8 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
     *lse = mlirShapedTypeGetRank(lseType) == 2 ? collapseTo(rw, loc, *lse, lseType, kMergeHeads)
                                                : faBuildCastTo(rw, loc, *lse, lseType);
   }
+  if (folded->output.ptr)
+    return faBuildCastTo(rw, loc, result, mlirValueGetType(mlirOperationGetResult(folded->output, 0)));
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4)
     return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
@@ -234,7 +310,8 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
                          FaText *why) {
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   MlirValue lse = {NULL};
-  MlirValue result = buildFused(rw, block, m, &lse);
+  FoldedLayouts folded;
+  MlirValue result = buildFused(rw, block, m, &lse, &folded);
   if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
     mlirBlockDestroy(block);
     return false;
@@ -256,9 +333,19 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
     for (intptr_t i = 0, e = root.ptr ? mlirOperationGetNumOperands(root) : 0; i < e; ++i)
       addErasable(all, &n, parent, m, faValueGetDefiningOp(mlirOperationGetOperand(root, i)));
   }
+  for (int t = 0; t < 3; ++t)
+    addErasable(all, &n, parent, m, folded.inputs[t]);
   if (m->lseRoot.ptr)
     mlirRewriterBaseReplaceOpWithValues(rw, m->lseRoot, 1, &lse);
-  mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
+  if (folded.output.ptr) { /* O's transpose is replaced; the root dies with it */
+    for (intptr_t i = 1, e = mlirOperationGetNumOperands(folded.output); i < e; ++i)
+      addErasable(all, &n, parent, m,
+                  faValueGetDefiningOp(mlirOperationGetOperand(folded.output, i)));
+    mlirRewriterBaseReplaceOpWithValues(rw, folded.output, 1, &result);
+    mlirRewriterBaseEraseOp(rw, m->root);
+  } else {
+    mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
+  }
   faEraseDeadOps(rw, all, n, kDeadOps);
   return true;
 }

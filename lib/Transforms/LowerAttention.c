@@ -59,9 +59,14 @@ static int64_t tileBytes(const Kernel *k, int64_t bm, int64_t bn) {
   return 4 * (bm * k->d + bn * k->d + bn * k->dv + bm * k->dv + bm * bn + 3 * bm);
 }
 
+int64_t faAttentionSize(const Kernel *k, FaAttentionTensor t, FaAttentionDim d) {
+  MlirValue v = t == FA_ATTENTION_Q ? k->q : t == FA_ATTENTION_K ? k->k : k->v;
+  return dimOf(v, faGridwiseAttentionGetAxis(k->op, t, d));
+}
+
 static void chooseTiles(Kernel *k, FaTarget target) {
   int64_t budget = faTargetIsGpu(target) ? 44 * 1024 : 512 * 1024;
-  int64_t m = dimOf(k->q, 2), t = 64;
+  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ), t = 64;
   while (t > 8 && tileBytes(k, t, t) > budget)
     t /= 2;
   k->bm = k->bn = t;
@@ -98,8 +103,8 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->causal = !mlirAttributeIsNull(off);
   k->causalOffset = k->causal ? mlirIntegerAttrGetValueInt(off) : 0;
   k->scale = mlirFloatAttrGetValueDouble(faOpGetAttr(op, "scale"));
-  k->d = dimOf(k->q, 3);
-  k->dv = dimOf(k->v, 3);
+  k->d = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_HEAD);
+  k->dv = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_HEAD);
   if (k->d < 0 || k->dv < 0)
     return "the head dims D and Dv must be static to be lowered";
   k->hopper = target == FA_TARGET_NVVM_SM90A;
@@ -475,35 +480,86 @@ static void appendBufferType(FaText *t, MlirType type) {
   faTextDestroy(&s);
 }
 
-static void appendToBuffer(FaText *t, const Kernel *k, const char *name, MlirValue v,
-                           int rank) {
+/* Whether the op keeps tensor `t` as [B, S, H, D]. */
+static bool isBshd(const Kernel *k, FaAttentionTensor t) {
+  return faGridwiseAttentionGetAxis(k->op, t, FA_DIM_SEQ) == 1;
+}
+
+/* The kernel sees every tensor as [B, H, S, D]: where the op keeps one as
+ * [B, S, H, D], %NAME_v views its buffer %NAME_c so (memref.transpose: new
+ * strides, no copy). */
+static void appendKernelView(FaText *t, const Kernel *k, const char *name,
+                             FaAttentionTensor tensor, MlirType elt) {
+  if (!isBshd(k, tensor))
+    return;
+  faTextAppend(t, "  %%%s_v = memref.transpose %%%s_c (d0, d1, d2, d3) -> (d0, d2, d1, d3) : ",
+               name, name);
+  appendAnyMemref(t, 4, elt, k->mma);
+  faTextAppend(t, " to ");
+  appendAnyMemref(t, 4, elt, k->mma);
+  faTextAppend(t, "\n");
+}
+
+/* The kernel's argument for tensor `t`: %NAME_v or %NAME_c. */
+static const char *kernelViewSuffix(const Kernel *k, FaAttentionTensor t) {
+  return isBshd(k, t) ? "v" : "c";
+}
+
+/* %NAME_c: buffer %NAME_b cast to the kernel's memref of any shape. */
+static void appendCastToAny(FaText *t, const Kernel *k, const char *name, MlirType type) {
+  faTextAppend(t, "  %%%s_c = memref.cast %%%s_b : ", name, name);
+  appendBufferType(t, type);
+  faTextAppend(t, " to ");
+  appendAnyMemref(t, (int)mlirShapedTypeGetRank(type), mlirShapedTypeGetElementType(type),
+                  k->mma);
+  faTextAppend(t, "\n");
+}
+
+static void appendToBuffer(FaText *t, const Kernel *k, const char *name, MlirValue v) {
   MlirType type = mlirValueGetType(v);
   faTextAppend(t, "  %%%s_b = bufferization.to_buffer %%%s read_only : ", name, name);
   faTextAppendType(t, type);
   faTextAppend(t, " to ");
   appendBufferType(t, type);
-  faTextAppend(t, "\n  %%%s_c = memref.cast %%%s_b : ", name, name);
-  appendBufferType(t, type);
-  faTextAppend(t, " to ");
-  appendAnyMemref(t, rank, mlirShapedTypeGetElementType(type), k->mma);
   faTextAppend(t, "\n");
+  appendCastToAny(t, k, name, type);
 }
 
-/* A result buffer of `type`; its dynamic dims are those of q (B, Hq, M) or
- * v (Dv). */
-static void appendAlloc(FaText *t, const Kernel *k, const char *name, MlirType type) {
+/* The problem's dims, each from the axis of Q (B, Hq, M) or V (Dv) that
+ * holds it: %dB, %dH, %dM, %dDv. */
+static const char *const kDimNames[4] = {"dB", "dH", "dM", "dDv"};
+
+static void appendProblemDims(FaText *t, const Kernel *k) {
+  for (int d = FA_DIM_BATCH; d <= FA_DIM_HEAD; ++d) {
+    FaAttentionTensor of = d == FA_DIM_HEAD ? FA_ATTENTION_V : FA_ATTENTION_Q;
+    MlirValue v = d == FA_DIM_HEAD ? k->v : k->q;
+    faTextAppend(t, "  %%i%d = arith.constant %ld : index\n", d,
+                 (long)faGridwiseAttentionGetAxis(k->op, of, d));
+    faTextAppend(t, "  %%%s = tensor.dim %%%s, %%i%d : ", kDimNames[d],
+                 d == FA_DIM_HEAD ? "v" : "q", d);
+    faTextAppendType(t, mlirValueGetType(v));
+    faTextAppend(t, "\n");
+  }
+}
+
+/* A result buffer of `type` ([B, H, M, Dv] or [B, M, H, Dv] for O, per
+ * `dims`; [B, H, M] for the lse) and its kernel view. */
+static void appendAlloc(FaText *t, const Kernel *k, const char *name, MlirType type,
+                        FaAttentionTensor tensor) {
   intptr_t rank = mlirShapedTypeGetRank(type);
   faTextAppend(t, "  %%%s_b = memref.alloc(", name);
-  for (intptr_t d = 0, n = 0; d < rank; ++d)
-    if (mlirShapedTypeIsDynamicDim(type, d))
-      faTextAppend(t, "%s%%%s_d%ld", n++ ? ", " : "", d < 3 ? "q" : "v", (long)d);
+  for (intptr_t a = 0, n = 0; a < rank; ++a) {
+    int d = (int)a; /* the dim on axis a */
+    for (int e = 0; rank == 4 && e < 4; ++e)
+      if (faGridwiseAttentionGetAxis(k->op, tensor, e) == a)
+        d = e;
+    if (mlirShapedTypeIsDynamicDim(type, a))
+      faTextAppend(t, "%s%%%s", n++ ? ", " : "", kDimNames[d]);
+  }
   faTextAppend(t, ") : ");
   appendBufferType(t, type);
-  faTextAppend(t, "\n  %%%s_c = memref.cast %%%s_b : ", name, name);
-  appendBufferType(t, type);
-  faTextAppend(t, " to ");
-  appendAnyMemref(t, (int)rank, mlirShapedTypeGetElementType(type), k->mma);
   faTextAppend(t, "\n");
+  appendCastToAny(t, k, name, type);
 }
 
 static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
@@ -526,23 +582,20 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
   }
   faTextAppend(t, ") {\n");
   for (intptr_t i = 0; i < numOperands; ++i)
-    appendToBuffer(t, k, names[i], mlirOperationGetOperand(op, i),
-                   (int)mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetOperand(op, i))));
-  for (int d = 0; d < 4; ++d) {
-    faTextAppend(t, "  %%i%d = arith.constant %d : index\n", d, d);
-    faTextAppend(t, "  %%%s_d%d = tensor.dim %%%s, %%i%d : ", d < 3 ? "q" : "v", d,
-                 d < 3 ? "q" : "v", d);
-    faTextAppendType(t, mlirValueGetType(d < 3 ? k->q : k->v));
-    faTextAppend(t, "\n");
-  }
+    appendToBuffer(t, k, names[i], mlirOperationGetOperand(op, i));
+  appendProblemDims(t, k);
   MlirType outType = mlirValueGetType(mlirOperationGetResult(op, 0));
-  appendAlloc(t, k, "o", outType);
+  appendAlloc(t, k, "o", outType, FA_ATTENTION_O);
   if (k->hasLse)
-    appendAlloc(t, k, "lse", mlirValueGetType(mlirOperationGetResult(op, 1)));
+    appendAlloc(t, k, "lse", mlirValueGetType(mlirOperationGetResult(op, 1)), FA_ATTENTION_O);
+  static const char *const kViews[4] = {"q", "k", "v", "o"};
+  for (int i = FA_ATTENTION_Q; i <= FA_ATTENTION_O; ++i)
+    appendKernelView(t, k, kViews[i], i, i == FA_ATTENTION_O ? k->outElt : k->elt);
   faTextAppend(t, "  call @%s(", name);
   for (intptr_t i = 0; i < numOperands; ++i)
-    faTextAppend(t, "%%%s_c, ", names[i]);
-  faTextAppend(t, "%%o_c%s) : (!Q, !K, !V%s%s, !O%s) -> ()\n", k->hasLse ? ", %lse_c" : "",
+    faTextAppend(t, "%%%s_%s, ", names[i], i < 3 ? kernelViewSuffix(k, i) : "c");
+  faTextAppend(t, "%%o_%s%s) : (!Q, !K, !V%s%s, !O%s) -> ()\n",
+               kernelViewSuffix(k, FA_ATTENTION_O), k->hasLse ? ", %lse_c" : "",
                k->biasElt.ptr ? ", !BIAS" : "", k->kvElt.ptr ? ", !KVL" : "",
                k->hasLse ? ", !LSE" : "");
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {

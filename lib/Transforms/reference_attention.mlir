@@ -8,6 +8,8 @@
 //   m = max_j s, p = exp(s - m) (0 where m = -inf: a fully masked row),
 //   l = sum_j p, O = (sum_j p V[b,h/G,j,:]) / l (0 where l = 0),
 //   lse = m + log l (-inf where l = 0).
+// Each tensor is indexed in the order the op's layout attributes keep its
+// dims ({{Q_INDEX}} etc.: [b, h, i, d], [b, i, h, d] with q_bshd, ...).
 
 func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
   %c0 = arith.constant 0 : index
@@ -18,11 +20,11 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
   %ninf = arith.constant 0xFF800000 : f32
   %scale = arith.constant {{SCALE}} : f32
   %B = tensor.dim %q, %c0 : {{QT}}
-  %Hq = tensor.dim %q, %c1 : {{QT}}
-  %M = tensor.dim %q, %c2 : {{QT}}
+  %Hq = tensor.dim %q, %c{{Q_HEADS}} : {{QT}}
+  %M = tensor.dim %q, %c{{Q_SEQ}} : {{QT}}
   %D = tensor.dim %q, %c3 : {{QT}}
-  %Hkv = tensor.dim %v, %c1 : {{VT}}
-  %N = tensor.dim %v, %c2 : {{VT}}
+  %Hkv = tensor.dim %v, %c{{V_HEADS}} : {{VT}}
+  %N = tensor.dim %v, %c{{V_SEQ}} : {{VT}}
   %Dv = tensor.dim %v, %c3 : {{VT}}
   %G = arith.divui %Hq, %Hkv : index
 
@@ -38,12 +40,8 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
     %j = linalg.index 3 : index
     %hk = arith.divui %h, %G : index
     %dot = scf.for %d = %c0 to %D step %c1 iter_args(%acc = %zero) -> (f32) {
-      %x = tensor.extract %q[%b, %h, %i, %d] : {{QT}}
-//#if K_TRANSPOSED
-      %y = tensor.extract %k[%b, %hk, %d, %j] : {{KT}}
-//#else
-      %y = tensor.extract %k[%b, %hk, %j, %d] : {{KT}}
-//#endif
+      %x = tensor.extract %q[{{Q_INDEX}}] : {{QT}}
+      %y = tensor.extract %k[{{K_INDEX}}] : {{KT}}
 //#if HALF
       %xf = arith.extf %x : {{E}} to f32
       %yf = arith.extf %y : {{E}} to f32
@@ -137,9 +135,9 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
   } -> tensor<?x?x?xf32>
 
   // O = (sum_j p V) / l.
-  %oe = tensor.empty(%B, %Hq, %M, %Dv) : tensor<?x?x?x?x{{OE}}>
+  %oe = tensor.empty({{O_SIZES}}) : tensor<?x?x?x?x{{OE}}>
   %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, e) -> (b, h, i)>,
-                                        affine_map<(b, h, i, e) -> (b, h, i, e)>],
+                                        affine_map<(b, h, i, e) -> ({{O_MAP}})>],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%l : tensor<?x?x?xf32>) outs(%oe : tensor<?x?x?x?x{{OE}}>) {
   ^bb0(%sum: f32, %out: {{OE}}):
@@ -150,7 +148,7 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
     %hk = arith.divui %h, %G : index
     %pv = scf.for %j = %c0 to %N step %c1 iter_args(%acc = %zero) -> (f32) {
       %pj = tensor.extract %p[%b, %h, %i, %j] : tensor<?x?x?x?xf32>
-      %vj = tensor.extract %v[%b, %hk, %j, %e] : {{VT}}
+      %vj = tensor.extract %v[{{V_INDEX}}] : {{VT}}
 //#if HALF
       %vf = arith.extf %vj : {{E}} to f32
       %t = arith.mulf %pj, %vf : f32

@@ -25,8 +25,8 @@ static MlirType tensor4(MlirContext ctx, int64_t a, int64_t b, int64_t c, int64_
 }
 
 /* Parses func @f(q, k, v) and inserts, from C, one attention op whose
- * result type is `out`. */
-static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal) {
+ * result type is `out` (O in [B, S, H, D] with `oBshd`). */
+static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal, bool oBshd) {
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(
       "func.func @f(%q: tensor<2x8x16x64xf16>, %k: tensor<2x2x32x64xf16>,"
       " %v: tensor<2x2x32x64xf16>) { return }"));
@@ -34,7 +34,7 @@ static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   FaAttentionOperands ops = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 1),
                              mlirBlockGetArgument(body, 2), {NULL}, {NULL}};
-  FaAttentionAttrs attrs = {0.125f, causal, 0, true, false};
+  FaAttentionAttrs attrs = {0.125f, causal, 0, true, false, {false, false, false, oBshd}};
   MlirLocation loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("capi.c"), 7, 3);
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, ops, attrs, out);
   mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body), attn);
@@ -58,7 +58,7 @@ int main(void) {
   printf("null context: %d\n",
          mlirLogicalResultIsSuccess(faContextLoadDialect((MlirContext){NULL})));
 
-  MlirModule good = buildModule(ctx, tensor4(ctx, 2, 8, 16, 64), true);
+  MlirModule good = buildModule(ctx, tensor4(ctx, 2, 8, 16, 64), true, false);
   MlirOperation goodOp = mlirModuleGetOperation(good);
   // CHECK: func.func @f
      // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
@@ -67,7 +67,7 @@ int main(void) {
   printf("\ngood: ir %d fa %d\n", mlirOperationVerify(goodOp),
          mlirLogicalResultIsSuccess(faOperationVerify(goodOp)));
 
-  MlirModule bad = buildModule(ctx, tensor4(ctx, 2, 8, 17, 64), false);
+  MlirModule bad = buildModule(ctx, tensor4(ctx, 2, 8, 17, 64), false, false);
   // CHECK: diagnostic: 'fa.gridwise_attention' op result O dimension 2 (queries) is 17, expected 16
   // CHECK: bad: fa 0
   printf("bad: fa %d\n",
@@ -75,6 +75,23 @@ int main(void) {
   // CHECK: null op: 0
   printf("null op: %d\n", mlirLogicalResultIsSuccess(faOperationVerify((MlirOperation){NULL})));
 
+  /* O as [B, M, H, Dv]: the lse stays [B, H, M]; the axes follow. */
+  MlirModule bshd = buildModule(ctx, tensor4(ctx, 2, 16, 8, 64), false, true);
+  MlirOperation bshdFunc = mlirBlockGetFirstOperation(mlirModuleGetBody(bshd));
+  MlirOperation bshdOp = mlirBlockGetFirstOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(bshdFunc, 0)));
+  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x16x8x64xf16>, tensor<2x8x16xf32>)
+  mlirOperationPrint(bshdOp, printToStdout, NULL);
+  // CHECK: bshd: fa 1 axes O seq 1 heads 2 K seq 2 head 3 attr o_bshd
+  printf("\nbshd: fa %d axes O seq %ld heads %ld K seq %ld head %ld attr %s\n",
+         mlirLogicalResultIsSuccess(faOperationVerify(bshdOp)),
+         (long)faGridwiseAttentionGetAxis(bshdOp, FA_ATTENTION_O, FA_DIM_SEQ),
+         (long)faGridwiseAttentionGetAxis(bshdOp, FA_ATTENTION_O, FA_DIM_HEADS),
+         (long)faGridwiseAttentionGetAxis(bshdOp, FA_ATTENTION_K, FA_DIM_SEQ),
+         (long)faGridwiseAttentionGetAxis(bshdOp, FA_ATTENTION_K, FA_DIM_HEAD),
+         faGridwiseAttentionGetBshdAttrName(FA_ATTENTION_O));
+
+  mlirModuleDestroy(bshd);
   mlirModuleDestroy(good);
   mlirModuleDestroy(bad);
   mlirContextDestroy(ctx);

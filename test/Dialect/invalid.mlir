@@ -344,3 +344,36 @@ func.func @swizzle_tile(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref
   "fa.blockwise_gemm"(%a, %b, %c) {swizzle} : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
   return
 }
+
+// -----
+
+// Layouts: each tensor's dims are read where its attribute puts them.
+func.func @bshd_heads(%q: tensor<2x5x8x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x7x2x64xf16>) {
+  // expected-error @+1 {{V dimension 1 (KV heads of K) is 7, expected 2}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, q_bshd, k_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @bshd_result(%q: tensor<2x5x8x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{result O dimension 2 (query heads) is 5, expected 8}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, q_bshd, o_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @bshd_not_unit(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'v_bshd' must be a unit attribute}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, v_bshd = true, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @bshd_k_transposed(%q: tensor<2x8x5x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attributes 'k_transposed' and 'k_bshd' exclude each other}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, k_transposed, k_bshd, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x7x2x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}

@@ -16,6 +16,14 @@ func.func @attention_dynamic(%q: tensor<?x4x?x80xbf16>, %k: tensor<?x4x?x80xbf16
   return %o : tensor<?x4x?x96xf32>
 }
 
+// Q, K, V and O with heads after the sequence ([B, S, H, D]), and lse.
+// CHECK-LABEL: func.func @attention_bshd
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, q_bshd, scale = 1.250000e-01 : f32, v_bshd} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
+func.func @attention_bshd(%q: tensor<2x5x8x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>) {
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.125 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
+  return %o, %lse : tensor<2x5x8x32xf16>, tensor<2x8x5xf32>
+}
+
 // CHECK-LABEL: func.func @blockwise_memref
 // CHECK: "fa.blockwise_fill"(%{{.*}}, %{{.*}}) : (memref<64x128xf32, 3>, f32) -> ()
 // CHECK: "fa.blockwise_reduction"(%{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "max"} : (memref<64x128xf32, 3>, memref<64xf32>) -> ()

@@ -214,15 +214,14 @@ static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* Whether the kernel may split its keys: not when B, Hq, M and N are static
  * and give the chip enough workgroups without (the host code's rule). */
 static bool maySplit(const FaAttentionKernel *k) {
-  MlirType q = mlirValueGetType(k->q), v = mlirValueGetType(k->v);
-  for (int i = 0; i < 3; ++i)
-    if (mlirShapedTypeIsDynamicDim(q, i))
-      return true;
-  if (mlirShapedTypeIsDynamicDim(v, 2))
+  int64_t b = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_BATCH);
+  int64_t h = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_HEADS);
+  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
+  int64_t n = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_SEQ);
+  if (b < 0 || h < 0 || m < 0 || n < 0)
     return true;
-  int64_t wgs = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1) *
-                ceilDiv(mlirShapedTypeGetDimSize(q, 2), k->bm);
-  int64_t tiles = ceilDiv(mlirShapedTypeGetDimSize(v, 2), k->bn);
+  int64_t wgs = b * h * ceilDiv(m, k->bm);
+  int64_t tiles = ceilDiv(n, k->bn);
   return wgs > 0 && MMA_SPLIT_WGS / wgs > 1 && ceilDiv(tiles, MMA_SPLIT_MIN_TILES) > 1;
 }
 
@@ -422,8 +421,8 @@ static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
 }
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
-  int64_t m = mlirShapedTypeGetDimSize(mlirValueGetType(k->q), 2);
-  bool dynM = mlirShapedTypeIsDynamicDim(mlirValueGetType(k->q), 2);
+  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
+  bool dynM = m < 0;
   /* Tiles the op asks for hold for every M: no decode kernel then. */
   bool tuned = faAttentionMmaIsTuned(k);
   bool hasMain = tuned || dynM || m > MMA_DECODE_MAX_M;
@@ -453,7 +452,7 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   setCallArgs(&vars, k);
   faTemplateVarsSetFlag(&vars, "HAS_MAIN", hasMain);
   faTemplateVarsSetFlag(&vars, "HAS_DECODE", hasDecode);
-  faTemplateVarsSetFlag(&vars, "PACK", hasDecode && mayPackHeads(k, dynM ? -1 : m));
+  faTemplateVarsSetFlag(&vars, "PACK", hasDecode && mayPackHeads(k, m));
   faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
   faTemplateVarsSetFlag(&vars, "LSE", k->hasLse);
   faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));

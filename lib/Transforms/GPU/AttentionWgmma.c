@@ -155,13 +155,13 @@ static WgmmaRows chooseRows(const FaAttentionKernel *k) {
  * them, where the shapes say (else -1): N, or under a causal mask those of
  * query row M / 2, min(N, max(0, M / 2 + offset)) (kv_len not counted). */
 static int64_t averageKeys(const FaAttentionKernel *k) {
-  MlirType q = mlirValueGetType(k->q), v = mlirValueGetType(k->v);
-  if (mlirShapedTypeIsDynamicDim(v, 2) || (k->causal && mlirShapedTypeIsDynamicDim(q, 2)))
+  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
+  int64_t n = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_SEQ);
+  if (n < 0 || (k->causal && m < 0))
     return -1;
-  int64_t n = mlirShapedTypeGetDimSize(v, 2);
   if (!k->causal)
     return n;
-  int64_t half = mlirShapedTypeGetDimSize(q, 2) / 2, off = k->causalOffset;
+  int64_t half = m / 2, off = k->causalOffset;
   /* (Saturating: the offset may be any i64.) */
   if (off >= n)
     return n;
