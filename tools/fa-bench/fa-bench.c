@@ -8,7 +8,9 @@
  * --shape=B,H,N,D,CAUSAL (f16, Hq = Hkv, M = N); without any, the 12 shapes of
  * ../shared/spec/perf.md. Causal with M != N is bottom-right aligned as the
  * spec counts it: only M = 1 (every key visible: the non-causal kernel) and
- * M = N are taken.
+ * M = N are taken. --layout=bshd keeps Q, K, V and O as [B, S, H, D] (heads
+ * after the sequence: the kernels get [B, H, S, D] views of them, as the
+ * wrappers of ops with q_bshd .. o_bshd pass them).
  * Per shape: Q, K and V drawn from N(0, 1) (as the anchors' torch.randn),
  * warm-up launches, then timed launches as triton.testing.do_bench times the
  * anchors: enqueued back to back on one stream without waiting for them
@@ -80,18 +82,28 @@ static float toFloat(const Shape *s, uint16_t x) {
   return s->bf16 ? floatFromBf16(x) : floatFromHalf(x);
 }
 
+/* Tensors are [B, H, rows, D] row-major, or with --layout=bshd [B, rows, H,
+ * D] (the kernels see the same [B, H, rows, D] views, with other strides). */
+static bool gBshd;
+
+/* Offset of element (b, h, r, c) of a tensor of `heads` heads and `rows` rows. */
+static size_t at(const Shape *s, long heads, long rows, long b, long h, long r, long c) {
+  long outer = gBshd ? r * heads + h : h * rows + r;
+  return (size_t)((b * heads * rows + outer) * s->d + c);
+}
+
 /* Max |O - reference| over the checked rows of the first and last (b, h), in
- * double precision on the host. Tensors are [B, H, rows, D] row-major. */
+ * double precision on the host. */
 static double checkRows(const Shape *s, uint16_t *const t[4]) {
   double worst = 0, scale = 1 / sqrt((double)s->d);
   long heads[2] = {0, s->b * s->hq - 1};
   double *p = malloc(sizeof(double) * (size_t)s->n);
   for (int hi = 0; hi < 2; ++hi) {
-    long b = heads[hi] / s->hq, hk = heads[hi] % s->hq / (s->hq / s->hkv);
-    const uint16_t *q = t[0] + (size_t)heads[hi] * s->m * s->d;
-    const uint16_t *k = t[1] + (size_t)(b * s->hkv + hk) * s->n * s->d;
-    const uint16_t *v = t[2] + (size_t)(b * s->hkv + hk) * s->n * s->d;
-    const uint16_t *o = t[3] + (size_t)heads[hi] * s->m * s->d;
+    long b = heads[hi] / s->hq, h = heads[hi] % s->hq, hk = h / (s->hq / s->hkv);
+#define Q(r, c) toFloat(s, t[0][at(s, s->hq, s->m, b, h, r, c)])
+#define K(j, c) toFloat(s, t[1][at(s, s->hkv, s->n, b, hk, j, c)])
+#define V(j, c) toFloat(s, t[2][at(s, s->hkv, s->n, b, hk, j, c)])
+#define O(r, c) toFloat(s, t[3][at(s, s->hq, s->m, b, h, r, c)])
     for (long r = 0; r < s->m; ++r) {
       if (r == 32 && s->m > 64)
         r = s->m - 32;
@@ -100,7 +112,7 @@ static double checkRows(const Shape *s, uint16_t *const t[4]) {
       for (long j = 0; j <= last; ++j) {
         double dot = 0;
         for (long c = 0; c < s->d; ++c)
-          dot += (double)toFloat(s, q[r * s->d + c]) * toFloat(s, k[j * s->d + c]);
+          dot += (double)Q(r, c) * K(j, c);
         p[j] = dot * scale;
         mx = fmax(mx, p[j]);
       }
@@ -109,11 +121,15 @@ static double checkRows(const Shape *s, uint16_t *const t[4]) {
       for (long c = 0; c < s->d; ++c) {
         double acc = 0;
         for (long j = 0; j <= last; ++j)
-          acc += p[j] * toFloat(s, v[j * s->d + c]);
-        double e = fabs(acc / l - toFloat(s, o[r * s->d + c]));
+          acc += p[j] * V(j, c);
+        double e = fabs(acc / l - O(r, c));
         worst = isnan(e) ? INFINITY : fmax(worst, e);
       }
     }
+#undef Q
+#undef K
+#undef V
+#undef O
   }
   free(p);
   return worst;
@@ -154,6 +170,10 @@ static void buffersInit(Buffers *bufs, const Shape *s) {
     if (t < 3)
       mgpuMemcpy(bufs->dev[t], bufs->host[t], count * 2, NULL);
     descInit(&bufs->desc[t], &info, bufs->dev[t]);
+    if (gBshd) { /* the [B, H, rows, D] view of [B, rows, H, D]: strides H*rows*D, D, H*D, 1 */
+      bufs->desc[t].words[1 + 4 + 1] = dims[t][3];
+      bufs->desc[t].words[1 + 4 + 2] = dims[t][1] * dims[t][3];
+    }
   }
   free(pool);
 }
@@ -278,7 +298,7 @@ static bool parseShape(const char *text, Shape *s) {
 static void usage(void) {
   fprintf(stderr,
           "usage: fa-bench KERNELS.so [--shape=B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL]... "
-          "[--shape=B,H,N,D,CAUSAL]... [--csv=FILE] [--budget-s=S]\n"
+          "[--shape=B,H,N,D,CAUSAL]... [--layout=bhsd|bshd] [--csv=FILE] [--budget-s=S]\n"
           "D is 64, 80, 96, 128 or 256; Hq a multiple of Hkv; causal needs M = N or M = 1;\n"
           "without --shape: the 12 shapes of spec/perf.md\n");
 }
@@ -291,6 +311,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (!strncmp(argv[i], "--csv=", 6))
       csvPath = argv[i] + 6;
+    else if (!strcmp(argv[i], "--layout=bshd") || !strcmp(argv[i], "--layout=bhsd"))
+      gBshd = !strcmp(argv[i], "--layout=bshd");
     else if (!strncmp(argv[i], "--budget-s=", 11))
       budget = strtod(argv[i] + 11, NULL);
     else if (!strncmp(argv[i], "--shape=", 8) && numShapes < 64 &&
