@@ -1662,16 +1662,43 @@ static bool fitsHeads(MlirValue v, int64_t b, int64_t h) {
   }
 }
 
+/* The one op that uses `v`, if it has one result; else null. */
+static MlirOperation soleUser(MlirValue v) {
+  MlirOpOperand use = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return (MlirOperation){NULL};
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  return mlirOperationGetNumResults(user) == 1 ? user : (MlirOperation){NULL};
+}
+
+/* The op the fused result replaces: P*V, or past it (each the only user of
+ * the last) a split of its batch into [B, H] and a rounding of O from f32 to
+ * f16 / bf16, in either order. The op then writes O in the rounded type: it
+ * computes O in f32 and rounds it once, as the source does. */
+static void planRoot(FaAttentionMatch *m) {
+  bool split = false, rounded = false;
+  for (MlirOperation user; (user = soleUser(mlirOperationGetResult(m->root, 0))).ptr;) {
+    MlirValue r = mlirOperationGetResult(user, 0), in;
+    MlirOperation def;
+    if (!split && (in = peelBatchSplit(r, &def)).ptr &&
+        mlirValueEqual(in, mlirOperationGetResult(m->root, 0))) {
+      split = true;
+    } else if (!rounded && (in = peelCast(r, false, &def)).ptr &&
+               mlirValueEqual(in, mlirOperationGetResult(m->root, 0)) &&
+               mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(in))) &&
+               !mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(r)))) {
+      rounded = true;
+    } else {
+      break;
+    }
+    m->root = user;
+  }
+}
+
 /* Picks [B, Hq] and Hkv, and the op the fused result replaces. */
 static const char *planLayout(FaAttentionMatch *m) {
   MlirValue out = mlirOperationGetResult(m->pv, 0), reshape4;
-  MlirOpOperand use = mlirValueGetFirstUse(out);
-  if (!mlirOpOperandIsNull(use) && mlirOpOperandIsNull(mlirOpOperandGetNextUse(use))) {
-    MlirOperation user = mlirOpOperandGetOwner(use), def;
-    if (mlirOperationGetNumResults(user) == 1 &&
-        peelBatchSplit(mlirOperationGetResult(user, 0), &def).ptr)
-      m->root = user;
-  }
+  planRoot(m);
   reshape4 = mlirOperationGetResult(m->root, 0);
   MlirValue hints[3] = {m->q.value, reshape4, m->scores};
   m->b = 1;

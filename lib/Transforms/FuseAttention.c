@@ -234,7 +234,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   bool oBshd = attrs.bshd[FA_ATTENTION_O];
   int64_t shape[4] = {sizeOf(operands.q, 0), oBshd ? seq : heads, oBshd ? heads : seq,
                       layoutSize(operands.v, &attrs, FA_ATTENTION_V, FA_DIM_HEAD)};
-  MlirType out4 = withShape(mlirValueGetType(mlirOperationGetResult(m->pv, 0)), 4, shape);
+  MlirType out4 = withShape(mlirValueGetType(rootOut), 4, shape);
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
   MlirValue result = mlirOperationGetResult(attn, 0);
