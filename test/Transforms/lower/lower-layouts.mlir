@@ -7,6 +7,9 @@
 // RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=cpu})' %s | FileCheck %s --check-prefixes=CHECK,CPU
 // RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm})' %s | FileCheck %s --check-prefixes=CHECK,MMA
 // RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a})' %s | FileCheck %s --check-prefixes=CHECK,MMA,HOPPER
+// Whole pipelines build them: AMD code objects too (the portable kernel).
+// RUN: fa-opt --pass-pipeline='builtin.module(fa-to-rocdl{chip=gfx942})' %s | FileCheck %s --check-prefix=ROCDL
+// ROCDL-COUNT-2: gpu.binary
 // Their numerics (CPU lowering against references): test/Tools/
 // fa-ops-reference.mlir (hand-written ops) and test/Transforms/fuse/layouts.mlir.
 
