@@ -157,7 +157,8 @@ static MlirLogicalResult checkQKV(MlirOperation op, AttentionDims *dims) {
   TRY(checkAttentionDim(op, "V", v, tv, FA_DIM_HEADS, dims->hkv, "KV heads of K"));
   TRY(checkAttentionDim(op, "V", v, tv, FA_DIM_SEQ, dims->n, "keys of K"));
   if (dims->hkv == 0)
-    return opError(op, "KV heads (K dimension 1) must be positive, got 0");
+    return opError(op, "KV heads (K dimension %ld) must be positive, got 0",
+                   (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_K, FA_DIM_HEADS));
   if (dims->hq >= 0 && dims->hkv > 0 && dims->hq % dims->hkv != 0)
     return opError(op,
                    "query heads (%ld) must be a multiple of KV heads (%ld)",

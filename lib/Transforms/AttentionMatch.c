@@ -1662,35 +1662,56 @@ static bool fitsHeads(MlirValue v, int64_t b, int64_t h) {
   }
 }
 
-/* The one op that uses `v`, if it has one result; else null. */
-static MlirOperation soleUser(MlirValue v) {
+/* The one op that uses `v`, if it has one result and is in `block`; else
+ * null. */
+static MlirOperation soleUser(MlirValue v, MlirBlock block) {
   MlirOpOperand use = mlirValueGetFirstUse(v);
   if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
     return (MlirOperation){NULL};
   MlirOperation user = mlirOpOperandGetOwner(use);
-  return mlirOperationGetNumResults(user) == 1 ? user : (MlirOperation){NULL};
+  return mlirOperationGetNumResults(user) == 1 &&
+                 mlirBlockEqual(mlirOperationGetBlock(user), block)
+             ? user
+             : (MlirOperation){NULL};
+}
+
+/* Whether `r`, made by `cast` from `in`, rounds f32 to Q's type (f16 or
+ * bf16) to nearest: arith.truncf without a rounding mode (alone or as a
+ * generic's body) or tosa.cast. */
+static bool roundsToQ(const FaAttentionMatch *m, MlirOperation cast, MlirValue in, MlirValue r) {
+  MlirType to = mlirShapedTypeGetElementType(mlirValueGetType(r));
+  if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(in))) ||
+      !(mlirTypeIsAF16(to) || mlirTypeIsABF16(to)) ||
+      !mlirTypeEqual(to, mlirShapedTypeGetElementType(mlirValueGetType(m->q.value))))
+    return false;
+  MlirOperation op = cast;
+  if (faOpIsA(cast, "linalg.generic"))
+    op = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(cast, 0)));
+  return faOpIsA(op, "tosa.cast") ||
+         (faOpIsA(op, "arith.truncf") && mlirAttributeIsNull(faOpGetAttr(op, "roundingmode")));
 }
 
 /* The op the fused result replaces: P*V, or past it (each the only user of
- * the last) a split of its batch into [B, H] and a rounding of O from f32 to
- * f16 / bf16, in either order. The op then writes O in the rounded type: it
- * computes O in f32 and rounds it once, as the source does. */
+ * the last, in its block) a split of its batch into [B, H] and a rounding of
+ * O from f32 to Q's f16 / bf16, in either order. The op then writes O in the
+ * rounded type: it computes O in f32 and rounds it once, as the source does.
+ * The ops passed die with the chain. */
 static void planRoot(FaAttentionMatch *m) {
   bool split = false, rounded = false;
-  for (MlirOperation user; (user = soleUser(mlirOperationGetResult(m->root, 0))).ptr;) {
-    MlirValue r = mlirOperationGetResult(user, 0), in;
+  MlirBlock block = mlirOperationGetBlock(m->root);
+  for (MlirOperation user; (user = soleUser(mlirOperationGetResult(m->root, 0), block)).ptr;) {
+    MlirValue r = mlirOperationGetResult(user, 0), out = mlirOperationGetResult(m->root, 0), in;
     MlirOperation def;
-    if (!split && (in = peelBatchSplit(r, &def)).ptr &&
-        mlirValueEqual(in, mlirOperationGetResult(m->root, 0))) {
+    if (!split && (in = peelBatchSplit(r, &def)).ptr && mlirValueEqual(in, out)) {
       split = true;
-    } else if (!rounded && (in = peelCast(r, false, &def)).ptr &&
-               mlirValueEqual(in, mlirOperationGetResult(m->root, 0)) &&
-               mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(in))) &&
-               !mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(r)))) {
+    } else if (!rounded && (in = peelCast(r, false, &def)).ptr && mlirValueEqual(in, out) &&
+               roundsToQ(m, def, in, r)) {
       rounded = true;
     } else {
       break;
     }
+    if (!mlirOperationEqual(m->root, m->pv))
+      addMaybeDead(m, m->root);
     m->root = user;
   }
 }

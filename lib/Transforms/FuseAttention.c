@@ -185,14 +185,17 @@ static void foldInputLayouts(FaAttentionOperands *operands, FaAttentionAttrs *at
   }
 }
 
-/* The transpose to [B, M, H, Dv] that is the only user of `out`, or null. */
+/* The transpose to [B, M, H, Dv] that is the only user of `out` (the root's
+ * result), in the root's block, or null. */
 static MlirOperation transposingUser(MlirValue out) {
   MlirOperation none = {NULL};
   MlirOpOperand use = mlirValueGetFirstUse(out);
   if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
     return none;
   MlirOperation user = mlirOpOperandGetOwner(use);
-  if (mlirOperationGetNumResults(user) != 1) /* (func.return, say) */
+  if (mlirOperationGetNumResults(user) != 1 || /* (func.return, say) */
+      !mlirBlockEqual(mlirOperationGetBlock(user),
+                      mlirOperationGetBlock(mlirOpResultGetOwner(out))))
     return none;
   MlirOperation transpose;
   MlirValue in = transposedFrom(mlirOperationGetResult(user, 0), kSwapSeqHeads, &transpose);
@@ -292,6 +295,28 @@ static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
   all[(*n)++] = op;
 }
 
+/* Whether `op` is one the match looked through (its chain, the layout ops
+ * around it) or a kind that may die with it (kDeadOps). */
+static bool mayDieWith(const FaAttentionMatch *m, MlirOperation op) {
+  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
+    if (mlirOperationEqual(op, i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]))
+      return true;
+  for (const char *const *name = kDeadOps; *name; ++name)
+    if (faOpIsA(op, *name))
+      return true;
+  return false;
+}
+
+/* The producer of an operand of an op the rewrite replaces, if it may die
+ * with the chain. (Not any producer: a destination operand may be a value
+ * of other IR, another chain's P*V say, that only lends its shape.) */
+static void addOperandProducer(MlirOperation *all, size_t *n, MlirOperation parent,
+                               const FaAttentionMatch *m, MlirValue operand) {
+  MlirOperation def = faValueGetDefiningOp(operand);
+  if (!mlirOperationIsNull(def) && mayDieWith(m, def))
+    addErasable(all, n, parent, m, def);
+}
+
 /* Whichever of `a` and `b` (same block; `b` may be null) comes first. */
 static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
   if (!b.ptr)
@@ -328,19 +353,16 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
     addErasable(all, &n, parent, m,
                 i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]);
-  for (int r = 0; r < 2; ++r) {
-    MlirOperation root = r ? m->lseRoot : m->root;
-    for (intptr_t i = 0, e = root.ptr ? mlirOperationGetNumOperands(root) : 0; i < e; ++i)
-      addErasable(all, &n, parent, m, faValueGetDefiningOp(mlirOperationGetOperand(root, i)));
-  }
+  MlirOperation replaced[3] = {m->root, m->lseRoot, folded.output};
+  for (int r = 0; r < 3; ++r)
+    for (intptr_t i = 0, e = replaced[r].ptr ? mlirOperationGetNumOperands(replaced[r]) : 0;
+         i < e; ++i)
+      addOperandProducer(all, &n, parent, m, mlirOperationGetOperand(replaced[r], i));
   for (int t = 0; t < 3; ++t)
     addErasable(all, &n, parent, m, folded.inputs[t]);
   if (m->lseRoot.ptr)
     mlirRewriterBaseReplaceOpWithValues(rw, m->lseRoot, 1, &lse);
   if (folded.output.ptr) { /* O's transpose is replaced; the root dies with it */
-    for (intptr_t i = 1, e = mlirOperationGetNumOperands(folded.output); i < e; ++i)
-      addErasable(all, &n, parent, m,
-                  faValueGetDefiningOp(mlirOperationGetOperand(folded.output, i)));
     mlirRewriterBaseReplaceOpWithValues(rw, folded.output, 1, &result);
     mlirRewriterBaseEraseOp(rw, m->root);
   } else {

@@ -36,7 +36,7 @@ typedef struct {
 static const WgmmaTileRow kWgmmaTiles[] = {
     {64, 1024, 64, 1, 4, false, false}, {64, 0, 96, 4, 1, false, false},
     {64, 0, 128, 2, 1, false, true},   {128, 0, 128, 2, 1, true, true},
-    {256, 0, 64, 2, 1, false, true}};
+    {128, 0, 64, 2, 1, false, true},   {256, 0, 64, 2, 1, false, true}};
 enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
 
 /* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
@@ -122,7 +122,8 @@ static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
   FaAttentionKernel w = rowTiles(k, row);
   /* setmaxnreg.inc only raises a consumer's count above the launch's. */
   bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
-  bool biasFits = !k->biasElt.ptr || (row->ctas == 1 && row->consumers <= 2);
+  bool biasFits = !k->biasElt.ptr ||
+                  (row->ctas == 1 && row->consumers <= 2 && (headDim(k) <= 64 || row->bn <= 64));
   return row->maxD >= headDim(k) && biasFits && smemFits(&w) && regsFit;
 }
 

@@ -51,3 +51,14 @@ func.func @bshd_f32_out_f16(%q: tensor<1x90x3x96xf16>, %k: tensor<1x120x3x96xf16
       : (tensor<1x90x3x96xf16>, tensor<1x120x3x96xf16>, tensor<1x120x3x96xf16>) -> tensor<1x90x3x96xf32>
   return %o : tensor<1x90x3x96xf32>
 }
+
+// -----
+
+// D = 128 with a bias per (batch, head, query, key), causal, GQA: a bias at
+// D > 64 takes the Hopper kernel's 64-key tiles (with 128 keys the bias's
+// registers spill).
+func.func @bshd_d128_bias_causal_f16(%q: tensor<1x160x4x128xf16>, %k: tensor<1x190x2x128xf16>, %v: tensor<1x190x2x128xf16>, %bias: tensor<1x4x160x190xf16>) -> tensor<1x160x4x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.088 : f32, causal_offset = 30 : i64}
+      : (tensor<1x160x4x128xf16>, tensor<1x190x2x128xf16>, tensor<1x190x2x128xf16>, tensor<1x4x160x190xf16>) -> tensor<1x160x4x128xf16>
+  return %o : tensor<1x160x4x128xf16>
+}
