@@ -274,7 +274,8 @@ static bool castsKeepPrecision(const FaExpr *e) {
 static MlirValue peelCast(MlirValue v, bool widening, MlirOperation *castOp) {
   MlirOperation def = faValueGetDefiningOp(v);
   *castOp = def;
-  if (mlirOperationIsNull(def) || mlirOperationGetNumResults(def) != 1)
+  if (mlirOperationIsNull(def) || mlirOperationGetNumResults(def) != 1 ||
+      mlirOperationGetNumOperands(def) < 1)
     return (MlirValue){NULL};
   MlirValue src = mlirOperationGetOperand(def, 0);
   MlirOperation cast = def;
@@ -1325,7 +1326,7 @@ static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
                                     int64_t *groups) {
   static const int kMergeAll5[5] = {0, 0, 0, 1, 2};
   MlirValue none = {NULL};
-  if (mlirOperationIsNull(def) || rankOf(v) < 3)
+  if (mlirOperationIsNull(def) || rankOf(v) < 3 || mlirOperationGetNumOperands(def) < 1)
     return none;
   MlirValue y = mlirOperationGetOperand(def, 0);
   if (!mlirTypeIsARankedTensor(mlirValueGetType(y)) || rankOf(y) != 5 ||
@@ -1344,7 +1345,7 @@ static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
     MlirValue t = mlirOperationGetOperand(b, 0);
     MlirOperation r = faValueGetDefiningOp(t);
     static const int kInsertUnit[5] = {0, 1, 1, 2, 3};
-    if (sizeOf(t, 2) == 1 && !mlirOperationIsNull(r) &&
+    if (sizeOf(t, 2) == 1 && !mlirOperationIsNull(r) && mlirOperationGetNumOperands(r) >= 1 &&
         rankOf(mlirOperationGetOperand(r, 0)) == 4 &&
         isRegroup(r, t, mlirOperationGetOperand(r, 0), kInsertUnit))
       src = mlirOperationGetOperand(r, 0);

@@ -143,3 +143,35 @@ func.func @pv_used_by_extract(%q4: tensor<4x16x8xf16>, %k: tensor<4x32x8xf16>, %
     "func.return"(%13) : (f16) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// K is a tensor.empty (a fuzzer mutant of layouts.mlir): peelGroupBroadcast
+// and peelCast read operand 0 of an op without operands (SIGSEGV). K is
+// taken as it is; Q, V and O fold their transposes.
+// CHECK-LABEL: func.func @k_from_empty
+// CHECK: %[[K:.*]] = tensor.empty() : tensor<2x4x32x40xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %[[K]], %arg2) {k_transposed, o_bshd, {{.*}}q_bshd, {{.*}}v_bshd}
+// WHY: -:[[@LINE+17]]:9: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @k_from_empty(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32xf32>, %v: tensor<2x40x4x32xf32>) -> (tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>) {
+  %z = arith.constant 0.0 : f32
+  %t0 = tensor.empty() : tensor<2x4x24x32xf32>
+  %qt = linalg.transpose ins(%q : tensor<2x24x4x32xf32>) outs(%t0 : tensor<2x4x24x32xf32>) permutation = [0, 2, 1, 3]
+  %kt0 = tensor.empty() : tensor<2x4x32x40xf32>
+  %vt0 = tensor.empty() : tensor<2x4x40x32xf32>
+  %vt = linalg.transpose ins(%v : tensor<2x40x4x32xf32>) outs(%vt0 : tensor<2x4x40x32xf32>) permutation = [0, 2, 1, 3]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<2x4x24x32xf32> into tensor<8x24x32xf32>
+  %k3 = tensor.collapse_shape %kt0 [[0, 1], [2], [3]] : tensor<2x4x32x40xf32> into tensor<8x32x40xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<2x4x40x32xf32> into tensor<8x40x32xf32>
+  %s0 = tensor.empty() : tensor<8x24x40xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<8x24x40xf32>) -> tensor<8x24x40xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<8x24x32xf32>, tensor<8x32x40xf32>) outs(%sz : tensor<8x24x40xf32>) -> tensor<8x24x40xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<8x24x40xf32>) outs(%s0 : tensor<8x24x40xf32>) -> tensor<8x24x40xf32>
+  %o0 = tensor.empty() : tensor<8x24x32xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<8x24x32xf32>) -> tensor<8x24x32xf32>
+  %o3 = linalg.batch_matmul ins(%p, %v3 : tensor<8x24x40xf32>, tensor<8x40x32xf32>) outs(%oz : tensor<8x24x32xf32>) -> tensor<8x24x32xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 4, 24, 32] : tensor<8x24x32xf32> into tensor<2x4x24x32xf32>
+  %ot0 = tensor.empty() : tensor<2x24x4x32xf32>
+  %ot = linalg.transpose ins(%o : tensor<2x4x24x32xf32>) outs(%ot0 : tensor<2x24x4x32xf32>) permutation = [0, 2, 1, 3]
+  return %ot, %ot : tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>
+}
