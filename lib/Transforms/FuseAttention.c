@@ -209,6 +209,18 @@ static int64_t layoutSize(MlirValue v, const FaAttentionAttrs *attrs, FaAttentio
   return sizeOf(v, (attrs->bshd[t] ? kBshd : kBhsd)[d]);
 }
 
+/* O's type: [B, Hq, M, Dv] (or [B, M, Hq, Dv] with o_bshd) of the root's
+ * element type, the sizes from Q and V. */
+static MlirType fusedOutType(const FaAttentionOperands *operands, const FaAttentionAttrs *attrs,
+                             MlirType root) {
+  int64_t heads = layoutSize(operands->q, attrs, FA_ATTENTION_Q, FA_DIM_HEADS);
+  int64_t seq = layoutSize(operands->q, attrs, FA_ATTENTION_Q, FA_DIM_SEQ);
+  bool oBshd = attrs->bshd[FA_ATTENTION_O];
+  int64_t shape[4] = {sizeOf(operands->q, 0), oBshd ? seq : heads, oBshd ? heads : seq,
+                      layoutSize(operands->v, attrs, FA_ATTENTION_V, FA_DIM_HEAD)};
+  return withShape(root, 4, shape);
+}
+
 /* The fused op and the ops that feed and reshape it, built (not inserted)
  * into `block`; returns the value that replaces the root, and in `lse` the
  * one that replaces the log-sum-exp root (if the match has one). */
@@ -231,13 +243,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)
     folded->output = transposingUser(rootOut);
   attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;
-  const FaAttentionTensor tq = FA_ATTENTION_Q;
-  int64_t heads = layoutSize(operands.q, &attrs, tq, FA_DIM_HEADS);
-  int64_t seq = layoutSize(operands.q, &attrs, tq, FA_DIM_SEQ);
-  bool oBshd = attrs.bshd[FA_ATTENTION_O];
-  int64_t shape[4] = {sizeOf(operands.q, 0), oBshd ? seq : heads, oBshd ? heads : seq,
-                      layoutSize(operands.v, &attrs, FA_ATTENTION_V, FA_DIM_HEAD)};
-  MlirType out4 = withShape(mlirValueGetType(rootOut), 4, shape);
+  MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
   MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
   MlirValue result = mlirOperationGetResult(attn, 0);
@@ -251,8 +257,9 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
     *lse = mlirShapedTypeGetRank(lseType) == 2 ? collapseTo(rw, loc, *lse, lseType, kMergeHeads)
                                                : faBuildCastTo(rw, loc, *lse, lseType);
   }
-  if (folded->output.ptr)
-    return faBuildCastTo(rw, loc, result, mlirValueGetType(mlirOperationGetResult(folded->output, 0)));
+  if (folded->output.ptr) /* it replaces O's transpose */
+    return faBuildCastTo(rw, loc, result,
+                         mlirValueGetType(mlirOperationGetResult(folded->output, 0)));
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4)
     return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
