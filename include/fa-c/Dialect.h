@@ -73,6 +73,10 @@ typedef enum FaAttentionDim {
 /// ("q_bshd", "k_bshd", "v_bshd", "o_bshd"; a static string).
 const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
 
+/// The axis that holds dim `d` in a layout: [B, H, S, D], [B, S, H, D] with
+/// `bshd`, [B, H, D, S] with `transposed` (K's k_transposed).
+intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d);
+
 /// The axis of tensor `t` of the fa.gridwise_attention `op` that holds dim
 /// `d`: [B, H, S, D] by default, [B, S, H, D] with the tensor's `*_bshd`
 /// attribute, K as [B, H, D, S] with `k_transposed`.

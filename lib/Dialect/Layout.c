@@ -15,16 +15,17 @@ static bool hasAttr(MlirOperation op, const char *name) {
       mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
 }
 
-intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
-                                    FaAttentionDim d) {
+intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d) {
   /* Axis of each dim, [B, H, S, D] order, per layout. */
   static const intptr_t kBhsd[4] = {0, 1, 2, 3}, kBshd[4] = {0, 2, 1, 3},
                         kBhds[4] = {0, 1, 3, 2};
   if ((unsigned)d >= 4)
     return -1;
-  if (hasAttr(op, faGridwiseAttentionGetBshdAttrName(t)))
-    return kBshd[d];
-  if (t == FA_ATTENTION_K && hasAttr(op, "k_transposed"))
-    return kBhds[d];
-  return kBhsd[d];
+  return (bshd ? kBshd : transposed ? kBhds : kBhsd)[d];
+}
+
+intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
+                                    FaAttentionDim d) {
+  return faAttentionLayoutGetAxis(hasAttr(op, faGridwiseAttentionGetBshdAttrName(t)),
+                                  t == FA_ATTENTION_K && hasAttr(op, "k_transposed"), d);
 }

@@ -30,11 +30,11 @@ MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
 
   MlirType results[2] = {outType};
   intptr_t nres = 1;
-  if (attrs.withLse) { /* [B, Hq, M] from O's [B, Hq, M, Dv] or [B, M, Hq, Dv] */
-    bool bshd = attrs.bshd[FA_ATTENTION_O];
-    int64_t shape[3] = {mlirShapedTypeGetDimSize(outType, 0),
-                        mlirShapedTypeGetDimSize(outType, bshd ? 2 : 1),
-                        mlirShapedTypeGetDimSize(outType, bshd ? 1 : 2)};
+  if (attrs.withLse) { /* [B, Hq, M], from O in its layout */
+    int64_t shape[3];
+    for (int d = FA_DIM_BATCH; d <= FA_DIM_SEQ; ++d)
+      shape[d] = mlirShapedTypeGetDimSize(
+          outType, faAttentionLayoutGetAxis(attrs.bshd[FA_ATTENTION_O], false, d));
     results[nres++] = mlirRankedTensorTypeGet(3, shape, mlirF32TypeGet(ctx),
                                               mlirAttributeGetNull());
   }

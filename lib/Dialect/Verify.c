@@ -103,18 +103,18 @@ typedef struct {
 
 /* The unit attributes that order the dims of Q, K, V and O. */
 static MlirLogicalResult checkLayoutAttrs(MlirOperation op) {
-  static const char *const kNames[] = {"k_transposed", "q_bshd", "k_bshd", "v_bshd",
-                                       "o_bshd"};
-  for (size_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
+  const char *names[5] = {"k_transposed"};
+  for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_O; ++t)
+    names[1 + t] = faGridwiseAttentionGetBshdAttrName(t);
+  for (int i = 0; i < 5; ++i) {
     MlirAttribute a =
-        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(kNames[i]));
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(names[i]));
     if (!mlirAttributeIsNull(a) && !mlirAttributeIsAUnit(a))
-      return opError(op, "attribute '%s' must be a unit attribute", kNames[i]);
+      return opError(op, "attribute '%s' must be a unit attribute", names[i]);
   }
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("k_transposed"))) &&
+  if (faGridwiseAttentionGetAxis(op, FA_ATTENTION_K, FA_DIM_SEQ) == 1 &&
       !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("k_bshd"))))
+          op, mlirStringRefCreateFromCString("k_transposed"))))
     return opError(op, "attributes 'k_transposed' and 'k_bshd' exclude each other");
   return mlirLogicalResultSuccess();
 }

@@ -1663,19 +1663,6 @@ static bool fitsHeads(MlirValue v, int64_t b, int64_t h) {
   }
 }
 
-/* The one op that uses `v`, if it has one result and is in `block`; else
- * null. */
-static MlirOperation soleUser(MlirValue v, MlirBlock block) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
-    return (MlirOperation){NULL};
-  MlirOperation user = mlirOpOperandGetOwner(use);
-  return mlirOperationGetNumResults(user) == 1 &&
-                 mlirBlockEqual(mlirOperationGetBlock(user), block)
-             ? user
-             : (MlirOperation){NULL};
-}
-
 /* Whether `r`, made by `cast` from `in`, rounds f32 to Q's type (f16 or
  * bf16) to nearest: arith.truncf without a rounding mode (alone or as a
  * generic's body) or tosa.cast. */
@@ -1699,8 +1686,7 @@ static bool roundsToQ(const FaAttentionMatch *m, MlirOperation cast, MlirValue i
  * The ops passed die with the chain. */
 static void planRoot(FaAttentionMatch *m) {
   bool split = false, rounded = false;
-  MlirBlock block = mlirOperationGetBlock(m->root);
-  for (MlirOperation user; (user = soleUser(mlirOperationGetResult(m->root, 0), block)).ptr;) {
+  for (MlirOperation user; (user = faValueGetSoleUser(mlirOperationGetResult(m->root, 0))).ptr;) {
     MlirValue r = mlirOperationGetResult(user, 0), out = mlirOperationGetResult(m->root, 0), in;
     MlirOperation def;
     if (!split && (in = peelBatchSplit(r, &def)).ptr && mlirValueEqual(in, out)) {

@@ -24,6 +24,20 @@ MlirOperation faValueGetDefiningOp(MlirValue v) {
   return mlirOpResultGetOwner(v);
 }
 
+MlirOperation faValueGetSoleUser(MlirValue v) {
+  MlirOperation none = {NULL};
+  MlirOpOperand use = mlirValueGetFirstUse(v);
+  if (!mlirValueIsAOpResult(v) || mlirOpOperandIsNull(use) ||
+      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return none;
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  return mlirOperationGetNumResults(user) == 1 &&
+                 mlirBlockEqual(mlirOperationGetBlock(user),
+                                mlirOperationGetBlock(mlirOpResultGetOwner(v)))
+             ? user
+             : none;
+}
+
 bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand) {
   MlirOpOperand use = mlirValueGetFirstUse(v);
   if (mlirOpOperandIsNull(use) ||
@@ -333,7 +347,7 @@ void faOpListDestroy(FaOpList *list) {
   *list = (FaOpList){NULL, 0, 0};
 }
 
-static bool nameIn(MlirOperation op, const char *const *names) {
+bool faOpIsAnyOf(MlirOperation op, const char *const *names) {
   for (; *names; ++names)
     if (faOpIsA(op, *names))
       return true;
@@ -368,7 +382,7 @@ void faEraseDeadOps(MlirRewriterBase rewriter, const MlirOperation *ops,
         bool listed = false;
         for (size_t j = 0; j < n && !listed; ++j)
           listed = mlirOperationEqual(work[j], def);
-        if (!listed && !mlirOperationIsNull(def) && nameIn(def, names) && n < kMax)
+        if (!listed && !mlirOperationIsNull(def) && faOpIsAnyOf(def, names) && n < kMax)
           work[n++] = def;
       }
       mlirRewriterBaseEraseOp(rewriter, op);

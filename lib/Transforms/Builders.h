@@ -14,6 +14,13 @@ MlirAttribute faOpGetAttr(MlirOperation op, const char *name);
 /* Defining op of `v`, or null if `v` is a block argument. */
 MlirOperation faValueGetDefiningOp(MlirValue v);
 
+/* Is `op` named any of `names` (NULL-terminated)? */
+bool faOpIsAnyOf(MlirOperation op, const char *const *names);
+
+/* The op that is the only user of the op result `v`, if it has one result
+ * and sits in the block of `v`'s op; else null. */
+MlirOperation faValueGetSoleUser(MlirValue v);
+
 /* True if `v` has exactly one use, and it is operand `operand` of `user`. */
 bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand);
 

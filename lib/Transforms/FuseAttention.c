@@ -188,25 +188,17 @@ static void foldInputLayouts(FaAttentionOperands *operands, FaAttentionAttrs *at
 /* The transpose to [B, M, H, Dv] that is the only user of `out` (the root's
  * result), in the root's block, or null. */
 static MlirOperation transposingUser(MlirValue out) {
-  MlirOperation none = {NULL};
-  MlirOpOperand use = mlirValueGetFirstUse(out);
-  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
-    return none;
-  MlirOperation user = mlirOpOperandGetOwner(use);
-  if (mlirOperationGetNumResults(user) != 1 || /* (func.return, say) */
-      !mlirBlockEqual(mlirOperationGetBlock(user),
-                      mlirOperationGetBlock(mlirOpResultGetOwner(out))))
-    return none;
-  MlirOperation transpose;
-  MlirValue in = transposedFrom(mlirOperationGetResult(user, 0), kSwapSeqHeads, &transpose);
-  return in.ptr && mlirValueEqual(in, out) ? user : none;
+  MlirOperation user = faValueGetSoleUser(out), transpose;
+  MlirValue in = user.ptr ? transposedFrom(mlirOperationGetResult(user, 0), kSwapSeqHeads,
+                                           &transpose)
+                          : (MlirValue){NULL};
+  return in.ptr && mlirValueEqual(in, out) ? user : (MlirOperation){NULL};
 }
 
 /* Size of dim `d` of tensor `t` (q or v) in the layout `attrs` gives it. */
 static int64_t layoutSize(MlirValue v, const FaAttentionAttrs *attrs, FaAttentionTensor t,
                           FaAttentionDim d) {
-  static const int kBhsd[4] = {0, 1, 2, 3}, kBshd[4] = {0, 2, 1, 3};
-  return sizeOf(v, (attrs->bshd[t] ? kBshd : kBhsd)[d]);
+  return sizeOf(v, faAttentionLayoutGetAxis(attrs->bshd[t], false, d));
 }
 
 /* O's type: [B, Hq, M, Dv] (or [B, M, Hq, Dv] with o_bshd) of the root's
@@ -308,10 +300,7 @@ static bool mayDieWith(const FaAttentionMatch *m, MlirOperation op) {
   for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
     if (mlirOperationEqual(op, i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]))
       return true;
-  for (const char *const *name = kDeadOps; *name; ++name)
-    if (faOpIsA(op, *name))
-      return true;
-  return false;
+  return faOpIsAnyOf(op, kDeadOps);
 }
 
 /* The producer of an operand of an op the rewrite replaces, if it may die
