@@ -303,6 +303,15 @@ typedef struct {
 
 static FaExpr *buildScalar(FaExprBuilder *b, const GenericCtx *g, MlirValue s);
 
+/* Conversions from or between integers whose value a mask reader checks
+ * (index_cast, extsi, trunci, sitofp; index_castui, whose CAST node has
+ * mode FA_CMP_UNSIGNED: it reads a negative value as a huge one). */
+static bool isIntegerConversion(MlirOperation op) {
+  return faOpIsA(op, "arith.index_cast") || faOpIsA(op, "arith.index_castui") ||
+         faOpIsA(op, "arith.extsi") || faOpIsA(op, "arith.trunci") ||
+         faOpIsA(op, "arith.sitofp");
+}
+
 static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
                            MlirOperation def, MlirValue s) {
   double c;
@@ -326,8 +335,19 @@ static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
       e->dim = g->loopDims[d];
     return e;
   }
-  if (faOpIsA(def, "arith.index_cast") || faOpIsA(def, "arith.index_castui"))
-    return buildScalar(b, g, mlirOperationGetOperand(def, 0));
+  if (isIntegerConversion(def)) {
+    /* A conversion of an index value: the node keeps its result type, so
+     * that a reader of masks can prove it exact (an index_cast to i8 of a
+     * key index past 127 wraps; sitofp to f16 of one past 2048 rounds). */
+    FaExpr *inner = buildScalar(b, g, mlirOperationGetOperand(def, 0));
+    FaExpr *e = inner ? node(b, FA_EXPR_CAST, mlirValueGetType(s)) : NULL;
+    if (e) {
+      e->ops[0] = inner;
+      e->op = g ? g->op : (MlirOperation){NULL};
+      e->mode = faOpIsA(def, "arith.index_castui") ? FA_CMP_UNSIGNED : FA_CMP_SIGNED;
+    }
+    return e;
+  }
   const KindEntry *k = kindOf(def);
   if (!k || mlirOperationGetNumOperands(def) != k->arity)
     return fail(b, "a linalg.generic body holds an operation the pattern does "

@@ -32,7 +32,10 @@ typedef enum {
   FA_EXPR_EXP,
   FA_EXPR_RECIP,
   FA_EXPR_NEG,
-  FA_EXPR_CAST,   /* extf / truncf / tosa.cast: value kept, type changes */
+  FA_EXPR_CAST,   /* extf / truncf / tosa.cast, and conversions of integers
+                     (index_cast, extsi, trunci, sitofp; mode UNSIGNED for
+                     index_castui): the value is kept only where it fits the
+                     new type, which readers of masks check */
   FA_EXPR_SELECT, /* ops[0] ? ops[1] : ops[2] */
   FA_EXPR_CMP,    /* ops[0] <pred> ops[1] */
   FA_EXPR_AND,    /* boolean and */
@@ -57,7 +60,7 @@ typedef struct FaExpr {
   MlirType type;     /* element type of the value */
   double value;      /* CONST */
   FaCmp pred;        /* CMP */
-  FaCmpMode mode;    /* CMP */
+  FaCmpMode mode;    /* CMP; CAST: UNSIGNED for index_castui */
   int dim;           /* INDEX */
   /* The tensor whose elements this node is (always set for a LEAF; also for
    * the root of an inlined op), with the iteration dim of each of its dims. */

@@ -810,6 +810,98 @@ static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill)
 static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
                                   bool maskedValue, MaskFill fill);
 
+/* --- masks computed exactly ------------------------------------------------- */
+
+/* The values a node of a mask's index arithmetic takes: multiples of
+ * 2^-frac in [lo, hi] (frac > 0 only through a fractional float constant). */
+typedef struct {
+  double lo, hi;
+  int frac;
+} Span;
+
+/* Significand bits of a float type (0: not a float). */
+static int floatPrecision(MlirType t) {
+  return mlirTypeIsAF16(t) ? 11 : mlirTypeIsABF16(t) ? 8 : mlirTypeIsAF32(t) ? 24
+       : mlirTypeIsAF64(t) ? 53 : 0;
+}
+
+/* Whether type `t` holds every value of `s` as it is: an integer type
+ * (index: 64 bits) without wrapping, a float type without rounding. */
+static bool spanFits(MlirType t, Span s) {
+  if (mlirTypeIsAIndex(t) || mlirTypeIsAInteger(t)) {
+    int w = mlirTypeIsAIndex(t) ? 64 : (int)mlirIntegerTypeGetWidth(t);
+    double lim = ldexp(1.0, w - 1);
+    return w > 1 && s.frac == 0 && s.lo >= -lim && s.hi < lim;
+  }
+  int p = floatPrecision(t);
+  return p && ldexp(fmax(fabs(s.lo), fabs(s.hi)), s.frac) <= ldexp(1.0, p);
+}
+
+/* Bits after the binary point of `c` (-1: more than 64, or not finite). */
+static int fractionBits(double c) {
+  for (int k = 0; k <= 64 && isfinite(c); ++k)
+    if (ldexp(c, k) == floor(ldexp(c, k)))
+      return k;
+  return -1;
+}
+
+/* The largest value of score dim `d`'s index (2^53 where it is dynamic:
+ * fusion's bound on every size, as for offsets). */
+static double indexMax(const FaAttentionMatch *m, int d) {
+  int64_t n = sizeOf(m->scores, d);
+  return n < 0 ? ldexp(1.0, 53) : (double)(n - 1);
+}
+
+/* The values of `e`, an operand tree of a mask compare (what linearOf
+ * reads), where every node holds them in its own type: no integer wraps,
+ * no conversion truncates or rounds, no float sum rounds. A KV length is
+ * taken in [0, N] (a length of the keys). */
+static const char *spanOf(const FaAttentionMatch *m, const FaExpr *e, Span *s) {
+  static const char *kInexact = "a mask's index arithmetic may wrap or round in its "
+                                "type (the source would mask other keys)";
+  int rank = m->scoreRank, dim;
+  Span a, b;
+  switch (e->kind) {
+  case FA_EXPR_CONST: {
+    int k = fractionBits(e->value);
+    if (k < 0)
+      return kInexact;
+    *s = (Span){e->value, e->value, k};
+    break;
+  }
+  case FA_EXPR_INDEX:
+  case FA_EXPR_LEAF:
+    if (e->kind == FA_EXPR_INDEX || iotaLeafDim(e, &dim))
+      *s = (Span){0, indexMax(m, e->kind == FA_EXPR_INDEX ? e->dim : dim), 0};
+    else
+      *s = (Span){0, indexMax(m, rank - 1) + 1, 0}; /* a KV length */
+    break;
+  case FA_EXPR_ADD:
+  case FA_EXPR_SUB:
+    TRY_MATCH(spanOf(m, e->ops[0], &a));
+    TRY_MATCH(spanOf(m, e->ops[1], &b));
+    *s = e->kind == FA_EXPR_ADD ? (Span){a.lo + b.lo, a.hi + b.hi, 0}
+                                : (Span){a.lo - b.hi, a.hi - b.lo, 0};
+    s->frac = a.frac > b.frac ? a.frac : b.frac;
+    break;
+  case FA_EXPR_CAST:
+    TRY_MATCH(spanOf(m, e->ops[0], s));
+    if (e->mode == FA_CMP_UNSIGNED && s->lo < 0)
+      return kInexact;
+    break;
+  default:
+    return "a mask compares values the pattern cannot bound";
+  }
+  return spanFits(e->type, *s) ? NULL : kInexact;
+}
+
+/* Both sides of a mask compare hold their values exactly. */
+static const char *compareIsExact(const FaAttentionMatch *m, const FaExpr *cmp) {
+  Span s;
+  TRY_MATCH(spanOf(m, cmp->ops[0], &s));
+  return spanOf(m, cmp->ops[1], &s);
+}
+
 /* masked iff j - L + c > 0 (or >= 0): keys j >= L + adjust are masked. The
  * KV length L may vary with the batch and the head (in that order: the op's
  * operand is [B] or [B, Hq]), nothing else. */
@@ -835,6 +927,12 @@ static const char *setKvLen(FaAttentionMatch *m, const FaExpr *kv,
   int width = mlirIntegerTypeGetWidth(kv->type);
   if (width != 32 && width != 64)
     return "the KV length is not i32 or i64";
+  /* The op's kv_len is L + adjust computed in L's type: it must not wrap
+   * there for any length L in [0, N]. */
+  double n = indexMax(m, m->scoreRank - 1) + 1;
+  if (!spanFits(kv->type, (Span){(double)adjust, n + (double)adjust, 0}))
+    return "the KV-length offset does not fit the length's type (the op's "
+           "kv_len would wrap)";
   if (m->kvLen && (!mlirValueEqual(m->kvLen->tensor, kv->tensor) ||
                    m->kvLenAdjust != adjust))
     return "two different KV-length masks";
@@ -886,6 +984,10 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
   }
   bool boolean = cond->tensor.ptr && mlirTypeIsAInteger(cond->type) &&
                  mlirIntegerTypeGetWidth(cond->type) == 1;
+  /* masked iff j - x + c > 0 (or >= 0) for x = i or L: over integers j - x,
+   * iff j >= x + first with first the least integer above (or at) -c (a
+   * float compare may hold a fractional c). */
+  double first = pred == FA_CMP_GT ? floor(-d.c) + 1 : ceil(-d.c);
   if (d.ck != 0) {
     /* A compare on an integer tensor that is no KV length (DistilBERT's
      * `attention_mask == 0`), or a KV length whose fill is finite (a batch
@@ -898,12 +1000,13 @@ static const char *causalFromCompare(FaAttentionMatch *m, const FaExpr *cond,
       return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
     if (!kvLen)
       return "a mask on the scores is not keys at or past a KV length";
-    return setKvLen(m, d.kv, (int64_t)(pred == FA_CMP_GT ? 1 - d.c : -d.c), fill);
+    TRY_MATCH(compareIsExact(m, cond));
+    return setKvLen(m, d.kv, (int64_t)first, fill);
   }
   if (d.cj != 1 || d.ci != -1 || (pred != FA_CMP_GT && pred != FA_CMP_GE))
     return "a mask on the scores is not causal (keys after query + offset)";
-  /* masked iff j - i + c > 0 (or >= 0) */
-  return setCausal(m, (int64_t)(pred == FA_CMP_GT ? -d.c : -d.c - 1), fill);
+  TRY_MATCH(compareIsExact(m, cond));
+  return setCausal(m, (int64_t)first - 1, fill);
 }
 
 /* How a constant mask tensor marks masked scores. */
