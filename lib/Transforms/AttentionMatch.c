@@ -802,9 +802,40 @@ static bool iotaLeafDim(const FaExpr *e, int *dim) {
 typedef struct {
   double value;
   bool replaces;
+  MlirType type; /* a replacing fill: the select's type (else null) */
 } MaskFill;
 
 static bool fillIsFinite(MaskFill fill) { return isfinite(fill.value); }
+
+/* Significand bits of a float type (0: not a float). */
+static int floatPrecision(MlirType t) {
+  return mlirTypeIsAF16(t) ? 11 : mlirTypeIsABF16(t) ? 8 : mlirTypeIsAF32(t) ? 24
+       : mlirTypeIsAF64(t) ? 53 : 0;
+}
+
+/* The lowest finite value of float type `t` and the distance from it to
+ * the next one (0, 0 for other types). */
+static double lowestOf(MlirType t, double *gap) {
+  int p = floatPrecision(t), emax = mlirTypeIsAF16(t) ? 15 : mlirTypeIsAF64(t) ? 1023 : 127;
+  *gap = p ? ldexp(1.0, emax - p + 1) : 0;
+  return p ? -ldexp(2.0 - ldexp(1.0, 1 - p), emax) : 0;
+}
+
+/* A finite fill read as a mask (as -inf): checkFiniteMask proves it
+ * dominates. The scales seen so far are those applied after it, and a
+ * bias seen so far is added after it. A fill of its select's lowest value
+ * is below every visible score of that type (but the lowest itself) by at
+ * least the type's step there: f16 32, bf16 2^120, f32 2^104. */
+static void noteFiniteFill(FaAttentionMatch *m, MaskFill fill) {
+  double scaled = fill.value * m->scale, step = 0;
+  bool lowest = fill.replaces && fill.type.ptr && fill.value == lowestOf(fill.type, &step);
+  double tieGap = lowest ? step * m->scale : 0;
+  m->fillMax = m->finiteMask ? fmax(m->fillMax, scaled) : scaled;
+  m->fillTieGap = m->finiteMask ? fmin(m->fillTieGap, tieGap) : tieGap;
+  m->fillAdded |= !fill.replaces;
+  m->biasAfterFill |= m->bias != NULL;
+  m->finiteMask = true;
+}
 
 static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill);
 static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
@@ -818,12 +849,6 @@ typedef struct {
   double lo, hi;
   int frac;
 } Span;
-
-/* Significand bits of a float type (0: not a float). */
-static int floatPrecision(MlirType t) {
-  return mlirTypeIsAF16(t) ? 11 : mlirTypeIsABF16(t) ? 8 : mlirTypeIsAF32(t) ? 24
-       : mlirTypeIsAF64(t) ? 53 : 0;
-}
 
 /* Whether type `t` holds every value of `s` as it is: an integer type
  * (index: 64 bits) without wrapping, a float type without rounding. */
@@ -1075,7 +1100,8 @@ static const char *setCausal(FaAttentionMatch *m, int64_t offset, MaskFill fill)
     return "two different causal masks";
   m->causal = true;
   m->causalOffset = offset;
-  m->finiteMask |= fillIsFinite(fill);
+  if (fillIsFinite(fill))
+    noteFiniteFill(m, fill);
   return NULL;
 }
 
@@ -1095,7 +1121,8 @@ static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
   m->biasIsMask = true;
   m->maskedValue = maskedValue;
   m->maskBias = fillIsFinite(fill) && fill.replaces ? -FLT_MAX : fill.value;
-  m->finiteMask |= fillIsFinite(fill) && fill.replaces;
+  if (fillIsFinite(fill) && fill.replaces)
+    noteFiniteFill(m, fill);
   return NULL;
 }
 
@@ -1158,14 +1185,14 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
     if ((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
         (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) {
       /* The setters change `m` only when they succeed. */
-      if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false}))
+      if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false, {NULL}}))
         return NULL;
     }
   }
   if (!b->tensor.ptr)
     return "the bias is computed inside the scores' own operation";
   if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset))
-    return setCausal(m, offset, (MaskFill){-INFINITY, false});
+    return setCausal(m, offset, (MaskFill){-INFINITY, false, {NULL}});
   if (m->bias)
     return "more than one bias is added to the scores";
   m->bias = b;
@@ -1180,7 +1207,7 @@ static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next
     return "a select on the scores does not pick between the scores and -inf "
            "or a finite fill of at most -1e4";
   *next = aMask ? sel->ops[2] : sel->ops[1];
-  return causalFromCondition(m, sel->ops[0], aMask, (MaskFill){aMask ? fa : fb, true});
+  return causalFromCondition(m, sel->ops[0], aMask, (MaskFill){aMask ? fa : fb, true, sel->type});
 }
 
 /* A finite fill read as a mask is exact only where it masks alone: with
@@ -1292,25 +1319,68 @@ static bool rangeOfExpr(FaAttentionMatch *m, const FaExpr *e, MlirValue space, i
   }
 }
 
-/* A bias that masks nothing: every value within +-1e4 (a fill is at most
- * -1e4), e.g. ALiBi's slope x relative position. */
-static bool biasIsMild(FaAttentionMatch *m) {
-  Range r;
-  return m->bias && !m->biasIsMask && rangeOfExpr(m, m->bias, m->scores, 0, &r) &&
-         r.lo >= -1e4 && r.hi <= 1e4;
+/* The largest |scale * q.k| a score can take: D products of the Q and K
+ * types' largest values (f16: 65504), or INFINITY (a dynamic D, f32 or bf16
+ * inputs, whose products reach past f32). */
+static double scoreBound(const FaAttentionMatch *m) {
+  MlirValue in[2] = {m->q.value, m->k.value};
+  double bound = fabs(m->scale);
+  for (int t = 0; t < 2; ++t)
+    if (!mlirTypeIsAF16(mlirShapedTypeGetElementType(mlirValueGetType(in[t]))))
+      return INFINITY;
+  int64_t d = sizeOf(m->q.value, rankOf(m->q.value) - 1);
+  bound *= (double)d * 65504.0 * 65504.0;
+  return d > 0 && bound < FLT_MAX ? bound : INFINITY;
 }
 
-/* A replacing finite fill read as a mask must be the only mask, except a
- * finite causal triangle (which keeps key 0 of every row) beside a bias that
- * masks nothing: no row is then fully masked, in the source or the op. */
+/* A finite fill stands for -inf only where it is the only mask and
+ * dominates every visible score: in the source a masked key weighs
+ * exp(masked - max), in the op 0. Where masked < max - (17 + ln N) in every
+ * row that keeps a visible key, the masked keys together weigh less than
+ * 2^-24 of the row (the source's own f32 rounding); a fully masked row
+ * averages V in both (the op's lowest-f32 bias absorbs the scores). The gap
+ * is proven from the score bound of the inputs' types, or, for a fill of
+ * its select's lowest value, from that type: the fill is below every
+ * visible score by the type's step at its lowest value (a visible score
+ * equal to the lowest itself is one that overflowed). */
 static const char *checkFiniteMask(FaAttentionMatch *m) {
-  int masks = (m->bias != NULL) + m->causal + (m->kvLen != NULL);
-  if (m->finiteMask && masks == 2 && m->causal && biasIsMild(m))
+  if (!m->finiteMask)
     return NULL;
-  if (m->finiteMask && masks > 1)
-    return "a mask with a finite fill is combined with another mask or bias "
-           "(rows they mask together would differ)";
-  return NULL;
+  if (m->biasIsMask + m->causal + (m->kvLen != NULL) > 1)
+    return "a mask with a finite fill is combined with another mask (rows they "
+           "mask together would differ)";
+  Range bias = {0, 0};
+  if (m->bias && !m->biasIsMask && !rangeOfExpr(m, m->bias, m->scores, 0, &bias))
+    return "a mask with a finite fill is combined with a bias fusion cannot bound "
+           "(masked scores might keep weight in the source)";
+  double s = scoreBound(m), need = 17 + log(indexMax(m, m->scoreRank - 1) + 1);
+  double tieGap = m->fillTieGap - (m->biasAfterFill ? bias.hi - bias.lo : 0);
+  double masked = m->fillMax + (m->fillAdded ? s : 0) + fmax(bias.hi, 0);
+  double boundGap = -s + fmin(bias.lo, 0) - masked;
+  if (fmax(tieGap, boundGap) >= need)
+    return NULL;
+  return "a finite mask fill does not provably dominate every visible score "
+         "(masked keys would keep weight in the source; -inf or the lowest value "
+         "of the scores' type would not)";
+}
+
+/* A bias added to the scores in f16 or bf16: the source rounds each sum to
+ * that type (and near its largest value saturates: every score of a row
+ * masked by f16's lowest becomes -65504 and the row averages V) while the
+ * op adds in f32. Exact enough only for a bias within a few units (the
+ * sum's rounding then about the score's own, which fusion elides), or
+ * adding only 0 and -inf. */
+static const char *checkHalfBias(FaAttentionMatch *m, MlirType addType) {
+  double limit = mlirTypeIsAF16(addType) ? 64 : mlirTypeIsABF16(addType) ? 8 : INFINITY;
+  Range r;
+  if (isinf(limit) || (m->biasIsMask && isinf(m->maskBias)))
+    return NULL;
+  if (!m->biasIsMask && rangeOfExpr(m, m->bias, m->scores, 0, &r) && r.lo >= -limit &&
+      r.hi <= limit)
+    return NULL;
+  return "a bias or fill is added to the scores in f16/bf16 and may be large: the "
+         "source's sum rounds or saturates there (fully masked rows average V), the "
+         "op adds in f32";
 }
 
 /* Walks from the softmax input down to the Q*K^T result. */
@@ -1355,7 +1425,10 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
         return "the scores are added to themselves";
       if (scaled)
         return "the bias is added before the scale (the bias would be scaled)";
+      FaExpr *before = m->bias;
       TRY_MATCH(addBias(m, faExprStripCasts(x->ops[1 - si])));
+      if (m->bias != before)
+        TRY_MATCH(checkHalfBias(m, x->type));
       x = x->ops[si];
       break;
     }
@@ -1942,7 +2015,6 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));
-  TRY_MATCH(checkFiniteMask(m));
   faExprForEachOp(x, m->bias, addChainCallback, m);
   MlirOperation qkOp = faValueGetDefiningOp(peelScoreLayout(scores->tensor, m));
   m->qk = qkOp;
@@ -1950,6 +2022,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   addChain(m, qkOp);
   addChain(m, op);
   TRY_MATCH(matchInputs(m, &qk, &pv));
+  TRY_MATCH(checkFiniteMask(m));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(qkOp, 2)));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
   TRY_MATCH(matchLse(m, x));

@@ -25,7 +25,12 @@ typedef struct FaAttentionMatch {
   bool maskedValue;         /* maskedValue, 0 elsewhere */
   double maskBias;          /* -inf, or finite (see docs/passes.md) */
   bool finiteMask;          /* a finite fill was read as a causal or boolean
-                               mask: it must be the only mask */
+                               mask: it must be the only mask, and dominate */
+  double fillMax;           /* the largest such fill, times the scales after it */
+  double fillTieGap;        /* the least gap below visible scores that the
+                               fills' types prove (0: none), scaled */
+  bool fillAdded;           /* one is added to the scores (not replacing them) */
+  bool biasAfterFill;       /* the bias is added after a finite fill */
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

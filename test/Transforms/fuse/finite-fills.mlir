@@ -52,13 +52,14 @@ func.func @pad_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>,
 
 // -----
 
-// masked_fill(mask, finfo(f16).min), true = masked: the fill is replaced by the lowest f32 (-65504 added to the scores would not make them equal)
+// masked_fill(mask, finfo(f16).min) on f32 scores, true = masked: -65504 is no
+// bound on f32 scores (a row whose visible scores lie below -65487 keeps weight
+// on its masked keys in the source), so it does not stand for -inf: refused
+// (issue 35; in f16 scores it is the lowest value and does: half-models.test).
 // CHECK-LABEL: func.func @pad_select_f16_min
-// CHECK: %[[F:.*]] = arith.constant -3.40282347E+38 : f32
-// CHECK: %[[FILL:.*]] = tensor.splat %[[F]] : tensor<2x1x1x8xf32>
-// CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %[[FILL]], %{{.*}} : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 1.000000e+00 : f32}
-// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+// CHECK-NOT: fa.gridwise_attention
+// CHECK: linalg.softmax
+// WHY: remark: fa-fuse-attention: not fused: a finite mask fill does not provably dominate every visible score
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
@@ -457,7 +458,7 @@ func.func @kv_len_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>
 // CHECK-LABEL: func.func @pad_lowest_and_causal
 // CHECK-NOT: fa.gridwise_attention
 // CHECK: linalg.softmax
-// WHY: remark: fa-fuse-attention: not fused: a mask with a finite fill is combined with another mask or bias (rows they mask together would differ)
+// WHY: remark: fa-fuse-attention: not fused: a mask with a finite fill is combined with another mask (rows they mask together would differ)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 #b = affine_map<(d0, d1, d2, d3) -> (d0)>
