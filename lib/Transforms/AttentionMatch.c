@@ -1303,7 +1303,11 @@ static bool rangeOfExpr(FaAttentionMatch *m, const FaExpr *e, MlirValue space, i
       (e->ops[first + 1] && !rangeOfExpr(m, e->ops[first + 1], space, depth + 1, &b)))
     return false;
   switch (e->kind) {
-  case FA_EXPR_CAST: *r = a; return true;
+  case FA_EXPR_CAST: /* an integer conversion keeps only values that fit */
+    *r = a;
+    return !(mlirTypeIsAInteger(e->type) || mlirTypeIsAIndex(e->type)) ||
+           (spanFits(e->type, (Span){a.lo, a.hi, 0}) &&
+            (e->mode != FA_CMP_UNSIGNED || a.lo >= 0));
   case FA_EXPR_NEG: *r = (Range){-a.hi, -a.lo}; return true;
   case FA_EXPR_ADD: *r = (Range){a.lo + b.lo, a.hi + b.hi}; return true;
   case FA_EXPR_SUB: *r = (Range){a.lo - b.hi, a.hi - b.lo}; return true;
@@ -1747,6 +1751,30 @@ static FaExpr *guardedMax(const FaExpr *g, int rank) {
 
 /* lse = log(sum_j exp(x - g)) + g over the softmax input x, g its (guarded)
  * row max: the log-sum-exp the op returns as its second result. */
+/* Can a row of the scores have every key masked (-inf or a fill)? Not under
+ * a causal offset >= 0 alone, nor a bias fusion bounds. */
+static bool rowsMayBeFullyMasked(FaAttentionMatch *m) {
+  Range r;
+  return m->kvLen || (m->causal && m->causalOffset < 0) ||
+         (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r)));
+}
+
+/* The op's lse of a row with no visible key is -inf. The source's is that
+ * only with PyTorch's guard (`guarded`): unguarded, log(sum(exp(x - max))) +
+ * max is NaN there (-inf - -inf); with a finite fill it is fill + log(N).
+ * Either refuses unless no row can be fully masked. */
+static const char *checkLseMaskedRows(FaAttentionMatch *m, bool guarded) {
+  if (!rowsMayBeFullyMasked(m))
+    return NULL;
+  if (m->finiteMask)
+    return "the log-sum-exp beside the attention is fill + log(N) on rows a finite fill "
+           "masks entirely in the source; the op's is not";
+  if (!guarded)
+    return "the log-sum-exp beside the attention is unguarded: NaN on fully masked rows "
+           "in the source, -inf in the op (torch.logsumexp's guard of the max fuses)";
+  return NULL;
+}
+
 static const char *matchLseTree(FaAttentionMatch *m, const FaExpr *x, FaExpr *t) {
   const char *why = kOtherUser;
   for (int i = 0; t && t->kind == FA_EXPR_ADD && i < 2; ++i) {
@@ -1772,6 +1800,7 @@ static const char *matchLseTree(FaAttentionMatch *m, const FaExpr *x, FaExpr *t)
                  mlirValueEqual(peelUnitReshapes(m, g->tensor), peelUnitReshapes(m, gs->tensor)));
     if (!same)
       return "the log-sum-exp beside the attention adds back another value than it shifted by";
+    TRY_MATCH(checkLseMaskedRows(m, mx != gs));
     faExprForEachOp(t, NULL, addChainCallback, m);
     faExprForEachOp(e, NULL, addChainCallback, m);
     faExprForEachOp(gs, NULL, addChainCallback, m);
