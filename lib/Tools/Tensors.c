@@ -215,12 +215,12 @@ static View viewOf(const Results *r, int i) {
   return v;
 }
 
-/* Element `idx` (rank indices) of `v`. */
-static double viewGet(const View *v, const int64_t *idx, int rank, Elt e) {
+/* The address of element `idx` (rank indices) of `v`. */
+static const char *viewAt(const View *v, const int64_t *idx, int rank, Elt e) {
   int64_t at = v->offset;
   for (int d = 0; d < rank; ++d)
     at += idx[d] * v->strides[d];
-  return eltGet(v->data + at * (int64_t)kEltBytes[e], e);
+  return v->data + at * (int64_t)kEltBytes[e];
 }
 
 /* --- what fa-check compares ------------------------------------------------------
@@ -233,7 +233,8 @@ static double viewGet(const View *v, const int64_t *idx, int rank, Elt e) {
  *
  * 1. Finite values agree when |a - b| <= atol + rtol |a| (the reference's
  *    magnitude), atol and rtol by the output's element type (kAtol, kRtol) times
- *    --tol-scale. Integer outputs (i1, i32, i64) have 0: they must be equal.
+ *    --tol-scale. Integer outputs (i1, i32, i64) have 0: they must be equal
+ *    (i64 as integers: a double holds them exactly only up to 2^53).
  * 2. NaN and infinities are compared exactly: NaN agrees with NaN (any sign or
  *    payload) and nothing else, +inf only with +inf, -inf only with -inf. A NaN or
  *    infinity against anything else is a mismatch, reported as max abs err inf.
@@ -267,8 +268,24 @@ typedef struct {
   int64_t bad, maskedRows;
 } Comparison;
 
-/* Rules 1 and 2: true when `a` (reference) and `b` agree. Records the errors. */
-static bool elementsAgree(Comparison *c, double a, double b) {
+/* Rule 1 for i64: equal as integers. */
+static bool int64sAgree(Comparison *c, const char *pa, const char *pb) {
+  int64_t a, b;
+  memcpy(&a, pa, 8);
+  memcpy(&b, pb, 8);
+  double err = a == b ? 0 : fmax(fabs((double)a - (double)b), 1);
+  c->maxAbs = fmax(c->maxAbs, err);
+  if (a != 0)
+    c->maxRel = fmax(c->maxRel, err / fabs((double)a));
+  return a == b;
+}
+
+/* Rules 1 and 2: true when the elements at `pa` (reference) and `pb` agree.
+ * Records the errors. */
+static bool elementsAgree(Comparison *c, const char *pa, const char *pb) {
+  if (c->elt == ELT_I64)
+    return int64sAgree(c, pa, pb);
+  double a = eltGet(pa, c->elt), b = eltGet(pb, c->elt);
   if (isnan(a) || isnan(b) || isinf(a) || isinf(b)) {
     bool same = (isnan(a) && isnan(b)) || a == b;
     if (!same)
@@ -290,19 +307,30 @@ static bool isExemptMaskedRow(const Comparison *c, const View *ref, const View *
   for (int64_t j = 0; j < len; ++j) {
     if (last >= 0)
       idx[last] = j;
-    if (!isnan(viewGet(ref, idx, c->rank, c->elt)) || viewGet(got, idx, c->rank, c->elt) != 0)
+    if (!isnan(eltGet(viewAt(ref, idx, c->rank, c->elt), c->elt)) ||
+        eltGet(viewAt(got, idx, c->rank, c->elt), c->elt) != 0)
       return false;
   }
   return len > 0;
 }
 
-static void printMismatch(const Comparison *c, const int64_t *idx, double a, double b) {
+/* With FA_CHECK_VERBOSE set: "  at [I, J]: reference A, fa B" for the first
+ * three mismatches of an output. */
+static void printMismatch(const Comparison *c, const int64_t *idx, const char *pa,
+                          const char *pb) {
   if (c->bad > 3 || !getenv("FA_CHECK_VERBOSE"))
     return;
   printf("  at [");
   for (int d = 0; d < c->rank; ++d)
     printf("%s%ld", d ? ", " : "", (long)idx[d]);
-  printf("]: reference %.6g, fa %.6g\n", a, b);
+  if (c->elt == ELT_I64) {
+    int64_t a, b;
+    memcpy(&a, pa, 8);
+    memcpy(&b, pb, 8);
+    printf("]: reference %lld, fa %lld\n", (long long)a, (long long)b);
+  } else {
+    printf("]: reference %.6g, fa %.6g\n", eltGet(pa, c->elt), eltGet(pb, c->elt));
+  }
 }
 
 /* Compares the row at `idx` (innermost index free, `len` elements): exempt by
@@ -317,7 +345,7 @@ static void compareRow(Comparison *c, const View *ref, const View *got, int64_t 
   for (int64_t j = 0; j < len; ++j) {
     if (last >= 0)
       idx[last] = j;
-    double a = viewGet(ref, idx, c->rank, c->elt), b = viewGet(got, idx, c->rank, c->elt);
+    const char *a = viewAt(ref, idx, c->rank, c->elt), *b = viewAt(got, idx, c->rank, c->elt);
     if (!elementsAgree(c, a, b)) {
       ++c->bad;
       printMismatch(c, idx, a, b);

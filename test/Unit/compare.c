@@ -263,6 +263,19 @@ int main(void) {
   // CHECK-NEXT: i32_exact: output 0 (i32, 3 elements): {{.*}}  MISMATCH (1 beyond atol 0.0e+00 + rtol 0.0e+00){{$}}
   compare("i32_exact", ELT_I32, 1, row3, (double[]){1, 3, 5}, (double[]){1, 4, 5});
 
+  // i64 values are compared as integers: 2^53 + 1 against 2^53 (one double).
+  // CHECK-NEXT: at [1]: reference 9007199254740993, fa 9007199254740992
+  // CHECK-NEXT: i64_exact: output 0 (i64, 2 elements): max abs err 1.000e+00, {{.*}}  MISMATCH (1 beyond atol 0.0e+00 + rtol 0.0e+00){{$}}
+  makeOutput(&ref, ELT_I64, 1, (int64_t[]){2}, NULL, 0, (double[]){0, 0}, 2);
+  makeOutput(&got, ELT_I64, 1, (int64_t[]){2}, NULL, 0, (double[]){0, 0}, 2);
+  int64_t big[2] = {-7, (1ll << 53) + 1}, bigGot[2] = {-7, 1ll << 53};
+  memcpy(ref.data, big, sizeof big);
+  memcpy(got.data, bigGot, sizeof bigGot);
+  compareOutput("i64_exact", 0, &ref.results, &got.results, 1.0);
+  // CHECK-NEXT: i64_equal: output 0 (i64, 2 elements): max abs err 0.000e+00, max rel err 0.000e+00  ok{{$}}
+  memcpy(got.data, big, sizeof big);
+  compareOutput("i64_equal", 0, &ref.results, &got.results, 1.0);
+
   // Different shapes are a mismatch before any element is read.
   // CHECK-NEXT: shapes: output 0: shapes differ (dim 1: 3 vs 2)
   makeOutput(&ref, ELT_F32, 2, rows2x3, NULL, 0, (double[]){1, 2, 3, 4, 5, 6}, 6);
