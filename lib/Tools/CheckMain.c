@@ -20,11 +20,13 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* --- options ----------------------------------------------------------------- */
 
@@ -74,17 +76,57 @@ static void usage(FILE *f) {
           "  --pipeline=P   the candidate pipeline, ending in the LLVM dialect\n"
           "                 (default fa-to-cpu), e.g. 'fa-expand-erf,inline,fa-to-cpu'\n"
           "  --save=DIR     also write each function's inputs and reference outputs\n"
-          "                 to DIR (manifest.txt and raw files), for fa-run on a GPU\n"
+          "                 to DIR (manifest.txt and raw files), for fa-run on a GPU;\n"
+          "                 DIR and its parents are created where missing\n"
           "  --help\n");
 }
 
-/* --save: an empty manifest.txt in DIR (functions are appended to it). */
+/* `dir` and each missing parent of it, as mkdir -p makes them; false (with a
+ * message naming the part that could not be made, and why) otherwise. */
+static bool makeDirectories(const char *dir) {
+  char path[1024];
+  size_t len = strlen(dir);
+  if (len >= sizeof path) {
+    fprintf(stderr, "fa-check: --save: the directory name is longer than %zu bytes\n",
+            sizeof path - 1);
+    return false;
+  }
+  memcpy(path, dir, len + 1);
+  for (size_t end = 1; end <= len; ++end) {
+    if (path[end] != '/' && path[end] != 0)
+      continue;
+    if (path[end - 1] == '/')
+      continue; /* "a//b", "/a" or "a/" */
+    char saved = path[end];
+    path[end] = 0;
+    struct stat st;
+    if (mkdir(path, 0777) != 0) {
+      int err = errno;
+      if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (err == EEXIST)
+          fprintf(stderr, "fa-check: --save=%s: cannot create directory %s: it exists and is "
+                          "not a directory\n", dir, path);
+        else
+          fprintf(stderr, "fa-check: --save=%s: cannot create directory %s: %s\n", dir, path,
+                  strerror(err));
+        return false;
+      }
+    }
+    path[end] = saved;
+  }
+  return true;
+}
+
+/* --save: DIR (made where missing) with an empty manifest.txt (functions
+ * are appended to it). */
 static bool startManifest(const char *dir) {
+  if (!makeDirectories(dir))
+    return false;
   char path[1024];
   snprintf(path, sizeof path, "%s/manifest.txt", dir);
   FILE *m = fopen(path, "w");
   if (!m) {
-    fprintf(stderr, "fa-check: cannot write %s\n", path);
+    fprintf(stderr, "fa-check: cannot write %s: %s\n", path, strerror(errno));
     return false;
   }
   fclose(m);

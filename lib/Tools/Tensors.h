@@ -33,6 +33,7 @@ typedef struct {
 
 extern const size_t kEltBytes[];
 extern const char *const kEltNames[];
+/* Tolerances per element type: see "what fa-check compares" in Tensors.c. */
 extern const double kAtol[], kRtol[];
 
 uint16_t halfFromFloat(float f);
@@ -71,12 +72,11 @@ void randomFill(void *data, const TensorInfo *info, uint64_t *state, int64_t int
 /* The data pointer, offset, sizes and strides of result `i`. */
 void resultView(const Results *r, int i, const char **data, int64_t *offset,
                 const int64_t **sizes, const int64_t **strides);
-/* Compares output `i`; prints a line; returns true when within tolerance.
- * NaN and infinity positions must match exactly, with one exception: a row
- * (the innermost dim) that is NaN in every element of the reference and 0
- * in every element of `got` is a fully masked attention row, which the
- * unfused source leaves NaN (0/0) and fa.gridwise_attention defines as 0;
- * such rows are counted and reported, not compared. */
+/* Compares output `i` of `got` with that of `ref` (the reference) by the
+ * rules in Tensors.c ("what fa-check compares": tolerances, NaN and inf,
+ * fully masked rows); prints one line ("FUNC: output I (...): max abs err
+ * ..., max rel err ...  ok|MISMATCH"; with FA_CHECK_VERBOSE set, the first
+ * mismatching elements too); returns true when every element agrees. */
 bool compareOutput(const char *func, int i, const Results *ref, const Results *got,
                    double tolScale);
 

@@ -295,12 +295,13 @@ static bool parseShape(const char *text, Shape *s) {
   return dimsOk && (!s->causal || s->m == 1 || s->m == s->n);
 }
 
-static void usage(void) {
-  fprintf(stderr,
+static void usage(FILE *f) {
+  fprintf(f,
           "usage: fa-bench KERNELS.so [--shape=B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL]... "
           "[--shape=B,H,N,D,CAUSAL]... [--layout=bhsd|bshd] [--csv=FILE] [--budget-s=S]\n"
           "D is 64, 80, 96, 128 or 256; Hq a multiple of Hkv; causal needs M = N or M = 1;\n"
-          "without --shape: the 12 shapes of spec/perf.md\n");
+          "without --shape: the 12 shapes of spec/perf.md\n"
+          "  --help\n");
 }
 
 int main(int argc, char **argv) {
@@ -309,6 +310,10 @@ int main(int argc, char **argv) {
   Shape shapes[64];
   int numShapes = 0;
   for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    }
     if (!strncmp(argv[i], "--csv=", 6))
       csvPath = argv[i] + 6;
     else if (!strcmp(argv[i], "--layout=bshd") || !strcmp(argv[i], "--layout=bhsd"))
@@ -322,7 +327,7 @@ int main(int argc, char **argv) {
       libPath = argv[i];
     else {
       fprintf(stderr, "fa-bench: bad argument '%s'\n", argv[i]);
-      usage();
+      usage(stderr);
       return 2;
     }
   }

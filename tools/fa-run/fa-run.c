@@ -472,10 +472,15 @@ static void runManifest(const Model *model, Manifest *m, double tolScale, int re
   free(fe);
 }
 
-static void usage(void) {
-  fprintf(stderr, "usage: fa-run MODEL.so DIR [--tol-scale=X] [--repeat=N]\n"
-                  "DIR holds what fa-check --save=DIR wrote. Each function is called\n"
-                  "N times (default 1), each time on inputs in fresh heap memory.\n");
+static void usage(FILE *f) {
+  fprintf(f, "usage: fa-run MODEL.so DIR [--tol-scale=X] [--repeat=N]\n"
+             "DIR holds what fa-check --save=DIR wrote. Each function is called\n"
+             "N times (default 1), each time on inputs in fresh heap memory, and\n"
+             "its outputs compared with the saved ones by fa-check's rules.\n"
+             "Exit status: 0 agree, 1 an output disagrees, 2 could not run.\n"
+             "  --tol-scale=X  multiply the tolerances by X >= 0 (default 1)\n"
+             "  --repeat=N     call each function N times, 1 <= N <= 1000000\n"
+             "  --help\n");
 }
 
 typedef struct {
@@ -489,7 +494,10 @@ static bool parseArgs(int argc, char **argv, RunOptions *o) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     bool ok = true;
-    if (!strncmp(a, "--tol-scale=", 12))
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      exit(0);
+    } else if (!strncmp(a, "--tol-scale=", 12))
       ok = parseRealOption("fa-run", "--tol-scale", a + 12, 0, &o->tolScale);
     else if (!strncmp(a, "--repeat=", 9))
       ok = parseIntOption("fa-run", "--repeat", a + 9, 1, 1000000, &o->repeat);
@@ -508,7 +516,7 @@ static bool parseArgs(int argc, char **argv, RunOptions *o) {
       return false;
   }
   if (!o->libPath || !o->dir) {
-    usage();
+    usage(stderr);
     return false;
   }
   return true;
