@@ -211,7 +211,8 @@ static const KindEntry kKinds[] = {
     {"tosa.equal", FA_EXPR_CMP, 2},      {"arith.andi", FA_EXPR_AND, 2},
     {"tosa.logical_and", FA_EXPR_AND, 2}, {"math.log", FA_EXPR_LOG, 1},
     {"tosa.log", FA_EXPR_LOG, 1},        {"math.absf", FA_EXPR_ABS, 1},
-    {"tosa.abs", FA_EXPR_ABS, 1},
+    {"tosa.abs", FA_EXPR_ABS, 1},        {"math.sqrt", FA_EXPR_SQRT, 1},
+    {"math.rsqrt", FA_EXPR_RSQRT, 1},    {"tosa.rsqrt", FA_EXPR_RSQRT, 1},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {
@@ -275,11 +276,71 @@ static FaExpr *setTensor(FaExpr *e, MlirValue v, const int8_t *dims) {
   return e;
 }
 
+/* sqrt, rsqrt, 1/x or x/y of constants as the source computes it at run
+ * time: in f32 for f32 (each step rounded: rsqrt is 1/sqrt, as upstream
+ * lowers it), in double for f64. Other kinds and types are not folded. */
+static bool foldConstants(FaExprKind kind, MlirType t, double x, double y, double *out) {
+  if (mlirTypeIsAF32(t)) {
+    float a = (float)x, c = (float)y;
+    switch (kind) {
+    case FA_EXPR_SQRT: *out = sqrtf(a); return true;
+    case FA_EXPR_RSQRT: *out = 1.0f / sqrtf(a); return true;
+    case FA_EXPR_RECIP: *out = 1.0f / a; return true;
+    case FA_EXPR_DIV: *out = a / c; return true;
+    default: return false;
+    }
+  }
+  if (mlirTypeIsAF64(t)) {
+    switch (kind) {
+    case FA_EXPR_SQRT: *out = sqrt(x); return true;
+    case FA_EXPR_RSQRT: *out = 1.0 / sqrt(x); return true;
+    case FA_EXPR_RECIP: *out = 1.0 / x; return true;
+    case FA_EXPR_DIV: *out = x / y; return true;
+    default: return false;
+    }
+  }
+  return false;
+}
+
+/* A scale written as 1 / sqrt(d), rsqrt(d), sqrt(d) or tosa.reciprocal of
+ * constants: one CONST that keeps its operands (for the ops they came
+ * from). Null where `k` is not folded; a square root of anything else is
+ * not read (*refused, b->error). */
+static FaExpr *foldOp(FaExprBuilder *b, const KindEntry *k, MlirOperation op,
+                      MlirOperation tensorOp, FaExpr **children, bool *refused) {
+  bool sqrtKind = k->kind == FA_EXPR_SQRT || k->kind == FA_EXPR_RSQRT;
+  *refused = sqrtKind;
+  if (!sqrtKind && k->kind != FA_EXPR_RECIP && k->kind != FA_EXPR_DIV)
+    return NULL;
+  MlirType t = elementType(mlirOperationGetResult(op, 0));
+  double v;
+  bool consts = true;
+  for (int i = 0; i < k->arity; ++i)
+    consts &= children[i]->kind == FA_EXPR_CONST && mlirTypeEqual(children[i]->type, t);
+  if (!consts || !foldConstants(k->kind, t, children[0]->value,
+                                k->arity > 1 ? children[1]->value : 0, &v))
+    return sqrtKind ? fail(b, "a linalg.generic body holds an operation the pattern "
+                              "does not understand")
+                    : NULL;
+  *refused = false;
+  FaExpr *e = node(b, FA_EXPR_CONST, t);
+  if (e) {
+    e->value = v;
+    e->op = tensorOp;
+    memcpy(e->ops, children, sizeof(FaExpr *) * (size_t)k->arity);
+  }
+  return e;
+}
+
 static FaExpr *makeOp(FaExprBuilder *b, const KindEntry *k, MlirOperation op,
                       MlirOperation tensorOp, FaExpr **children) {
   for (int i = 0; i < k->arity; ++i)
     if (!children[i])
       return NULL;
+  bool refused;
+  FaExpr *folded = foldOp(b, k, op, tensorOp, children, &refused);
+  if (folded || refused)
+    return folded;
   FaExpr *e = node(b, k->kind, elementType(mlirOperationGetResult(op, 0)));
   if (!e)
     return NULL;
@@ -662,7 +723,12 @@ FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
     return setTensor(buildUnitReshape(b, def, v, dims), v, dims);
   } else if (!mlirOperationIsNull(def)) {
     const KindEntry *k = kindOf(def);
-    if (k && !strncmp(k->name, "tosa.", 5))
+    /* tosa.rsqrt is read only of a constant (folded); of anything else it
+     * is a leaf, as every op the builder does not understand. */
+    double operand;
+    bool read = k && (k->kind != FA_EXPR_RSQRT ||
+                      faValueGetSplat(mlirOperationGetOperand(def, 0), &operand));
+    if (read && !strncmp(k->name, "tosa.", 5))
       return setTensor(buildTosa(b, def, k, dims), v, dims);
   }
   return setTensor(node(b, FA_EXPR_LEAF, elementType(v)), v, dims);

@@ -41,6 +41,8 @@ typedef enum {
   FA_EXPR_AND,    /* boolean and */
   FA_EXPR_LOG,    /* natural logarithm */
   FA_EXPR_ABS,
+  FA_EXPR_SQRT,   /* sqrt / rsqrt: read only of constants, and folded into */
+  FA_EXPR_RSQRT,  /* a CONST (never in a built tree) */
 } FaExprKind;
 
 /* Comparison predicates: the relation, and how its operands are read
@@ -58,7 +60,8 @@ typedef enum {
 typedef struct FaExpr {
   FaExprKind kind;
   MlirType type;     /* element type of the value */
-  double value;      /* CONST */
+  double value;      /* CONST (one folded from constant operands keeps them
+                        in ops, for the ops it was read from) */
   FaCmp pred;        /* CMP */
   FaCmpMode mode;    /* CMP; CAST: UNSIGNED for index_castui */
   int dim;           /* INDEX */
