@@ -791,7 +791,12 @@ bool faExprIsRowLeaf(const FaExpr *e, int rank) {
     return false;
   int next = 0;
   for (int k = 0; k < e->rank; ++k) {
-    if (e->dims[k] == -1)
+    /* A unit dim read along the key axis is the row's one value: with a
+     * single key (N = 1) TOSA's kept reduced dim is no broadcast. */
+    MlirType t = mlirValueGetType(e->tensor);
+    if (e->dims[k] == -1 ||
+        (e->dims[k] == rank - 1 && !mlirShapedTypeIsDynamicDim(t, k) &&
+         mlirShapedTypeGetDimSize(t, k) == 1))
       continue;
     if (e->dims[k] != next)
       return false;
