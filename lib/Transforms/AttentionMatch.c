@@ -129,6 +129,27 @@ static bool sizesRegroup(MlirValue high, MlirValue low, const int *groups) {
   return true;
 }
 
+static bool staticRegroup(MlirValue high, MlirValue low, const int *groups);
+
+/* A reassociation that lists the dims 0 .. rank-1 in order (source IR is
+ * read as it is: MLIR 22's verifier takes an index of 2^32). */
+static bool reassociationWellFormed(MlirAttribute r, int rank) {
+  if (!mlirAttributeIsAArray(r))
+    return false;
+  int d = 0;
+  for (intptr_t g = 0, e = mlirArrayAttrGetNumElements(r); g < e; ++g) {
+    MlirAttribute grp = mlirArrayAttrGetElement(r, g);
+    if (!mlirAttributeIsAArray(grp))
+      return false;
+    for (intptr_t i = 0, n = mlirArrayAttrGetNumElements(grp); i < n; ++i, ++d) {
+      MlirAttribute a = mlirArrayAttrGetElement(grp, i);
+      if (!mlirAttributeIsAInteger(a) || mlirIntegerAttrGetValueInt(a) != d)
+        return false;
+    }
+  }
+  return d == rank;
+}
+
 /* A reshape between `high` and `low` that merges/splits high dims as
  * `groups` says (a tensor.collapse_shape / expand_shape with that
  * reassociation, a static tosa.reshape with those sizes, or a
@@ -139,11 +160,20 @@ static bool isRegroup(MlirOperation op, MlirValue high, MlirValue low,
   if (groups[hr - 1] != lr - 1)
     return false;
   if (faOpIsA(op, "tensor.collapse_shape") || faOpIsA(op, "tensor.expand_shape"))
-    return reassociationIs(faOpGetAttr(op, "reassociation"), groups, hr);
+    return reassociationIs(faOpGetAttr(op, "reassociation"), groups, hr) ||
+           (reassociationWellFormed(faOpGetAttr(op, "reassociation"), hr) &&
+            staticRegroup(high, low, groups));
   if (faOpIsA(op, "tensor.reshape"))
     return sizesRegroup(high, low, groups);
-  if (!faOpIsA(op, "tosa.reshape"))
-    return false;
+  return faOpIsA(op, "tosa.reshape") && staticRegroup(high, low, groups);
+}
+
+/* Static shapes whose sizes regroup as `groups` says. A reshape never
+ * reorders elements, so any reshape between them is that regroup (a unit
+ * head dim may be grouped with either neighbour: [B, M, N] -> [B, 1, M, N]
+ * through [[0], [1, 2], [3]] is the split of B*1). */
+static bool staticRegroup(MlirValue high, MlirValue low, const int *groups) {
+  int hr = (int)rankOf(high), lr = (int)rankOf(low);
   int64_t prod[8];
   for (int g = 0; g < lr; ++g)
     prod[g] = 1;
@@ -1387,6 +1417,24 @@ static const char *checkHalfBias(FaAttentionMatch *m, MlirType addType) {
          "op adds in f32";
 }
 
+/* The scores leaf `x` is the score space itself: its dims follow score dims
+ * in order, and every score dim it lacks has size 1 (leading unit dims
+ * dropped, or a single head: [B, M, N] read as [B, 1, M, N]). */
+static bool readsScoresInPlace(const FaAttentionMatch *m, const FaExpr *x) {
+  int next = 0;
+  for (int k = 0; k < x->rank; ++k, ++next) {
+    if (x->dims[k] < next)
+      return false;
+    for (; next < x->dims[k]; ++next)
+      if (sizeOf(m->scores, next) != 1)
+        return false;
+  }
+  for (; next < m->scoreRank; ++next)
+    if (sizeOf(m->scores, next) != 1)
+      return false;
+  return true;
+}
+
 /* Walks from the softmax input down to the Q*K^T result. */
 static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
   bool scaled = false;
@@ -1400,10 +1448,8 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
     case FA_EXPR_LEAF:
       if (!isScoresLeaf(x))
         return "the softmax input does not come from a Q*K^T matmul";
-      /* Identity, or leading unit dims of the score space dropped. */
-      for (int d = 0, lead = m->scoreRank - x->rank; d < m->scoreRank; ++d)
-        if (d < lead ? sizeOf(m->scores, d) != 1 : x->dims[d - lead] != d)
-          return "the scores are read with a broadcast or permutation";
+      if (!readsScoresInPlace(m, x))
+        return "the scores are read with a broadcast or permutation";
       *qk = x;
       return NULL;
     case FA_EXPR_MUL:

@@ -4,7 +4,92 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-10: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-13: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// -----
+
+// 5. Single-head attention: the [B, M, N] scores split to [B, 1, M, N] for the
+// softmax (the unit head dim grouped with M, as torch's unsqueeze(1) may give)
+// and merged back for P V.
+// CHECK-LABEL: func.func @single_head(
+// CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[}}[0, 1], [2], [3]] output_shape [2, 1, 5, 16]
+// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @single_head(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>) -> tensor<2x5x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %kt0 = tensor.empty() : tensor<2x16x7xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x7x16xf32>) outs(%kt0 : tensor<2x16x7xf32>) permutation = [0, 2, 1]
+  %s0 = tensor.empty() : tensor<2x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x5x16xf32>, tensor<2x16x7xf32>) outs(%sz : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s4 = tensor.expand_shape %s [[0], [1, 2], [3]] output_shape [2, 1, 5, 7] : tensor<2x5x7xf32> into tensor<2x1x5x7xf32>
+  %e4 = tensor.empty() : tensor<2x1x5x7xf32>
+  %p = linalg.softmax dimension(3) ins(%s4 : tensor<2x1x5x7xf32>) outs(%e4 : tensor<2x1x5x7xf32>) -> tensor<2x1x5x7xf32>
+  %p3 = tensor.collapse_shape %p [[0], [1, 2], [3]] : tensor<2x1x5x7xf32> into tensor<2x5x7xf32>
+  %o0 = tensor.empty() : tensor<2x5x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  %o = linalg.batch_matmul ins(%p3, %v : tensor<2x5x7xf32>, tensor<2x7x16xf32>) outs(%oz : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  return %o : tensor<2x5x16xf32>
+}
+
+// -----
+
+// The same with the unit head dim grouped with B.
+// CHECK-LABEL: func.func @single_head_reassoc_left(
+// CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[}}[0, 1], [2], [3]] output_shape [2, 1, 5, 16]
+// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @single_head_reassoc_left(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>) -> tensor<2x5x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %kt0 = tensor.empty() : tensor<2x16x7xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x7x16xf32>) outs(%kt0 : tensor<2x16x7xf32>) permutation = [0, 2, 1]
+  %s0 = tensor.empty() : tensor<2x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x5x16xf32>, tensor<2x16x7xf32>) outs(%sz : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 1, 5, 7] : tensor<2x5x7xf32> into tensor<2x1x5x7xf32>
+  %e4 = tensor.empty() : tensor<2x1x5x7xf32>
+  %p = linalg.softmax dimension(3) ins(%s4 : tensor<2x1x5x7xf32>) outs(%e4 : tensor<2x1x5x7xf32>) -> tensor<2x1x5x7xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x1x5x7xf32> into tensor<2x5x7xf32>
+  %o0 = tensor.empty() : tensor<2x5x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  %o = linalg.batch_matmul ins(%p3, %v : tensor<2x5x7xf32>, tensor<2x7x16xf32>) outs(%oz : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  return %o : tensor<2x5x16xf32>
+}
+
+// -----
+
+// Near miss: the scores split to [B, M, 1, N] would read M as heads of one
+// query each, which Q [B, M, D] is not: the merge back is no [B, H] merge,
+// refused.
+// CHECK-LABEL: func.func @unit_query_dim(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: P reaches P*V through a reshape that is not provably a [B, H] batch merge
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @unit_query_dim(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>) -> tensor<2x5x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %kt0 = tensor.empty() : tensor<2x16x7xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x7x16xf32>) outs(%kt0 : tensor<2x16x7xf32>) permutation = [0, 2, 1]
+  %s0 = tensor.empty() : tensor<2x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x5x16xf32>, tensor<2x16x7xf32>) outs(%sz : tensor<2x5x7xf32>) -> tensor<2x5x7xf32>
+  %s4 = tensor.expand_shape %s [[0], [1], [2, 3]] output_shape [2, 5, 1, 7] : tensor<2x5x7xf32> into tensor<2x5x1x7xf32>
+  %e4 = tensor.empty() : tensor<2x5x1x7xf32>
+  %p = linalg.softmax dimension(3) ins(%s4 : tensor<2x5x1x7xf32>) outs(%e4 : tensor<2x5x1x7xf32>) -> tensor<2x5x1x7xf32>
+  %p3 = tensor.collapse_shape %p [[0], [1], [2, 3]] : tensor<2x5x1x7xf32> into tensor<2x5x7xf32>
+  %o0 = tensor.empty() : tensor<2x5x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  %o = linalg.batch_matmul ins(%p3, %v : tensor<2x5x7xf32>, tensor<2x7x16xf32>) outs(%oz : tensor<2x5x16xf32>) -> tensor<2x5x16xf32>
+  return %o : tensor<2x5x16xf32>
+}
 // -----
 
 // 6. Scales written as a function of a constant head dim, folded as the source
