@@ -1546,10 +1546,109 @@ static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
   return leaf->tensor;
 }
 
+/* A scalar constant of a generic's body: an arith.constant, or one extended
+ * or rounded (its value in the result type: f64 -> f32 as torch-mlir writes
+ * a scale). The constant op may die with the chain. */
+static bool bodyConstant(FaAttentionMatch *m, MlirValue v, double *out) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  bool cast = faOpIsA(def, "arith.truncf") || faOpIsA(def, "arith.extf");
+  MlirValue c = cast ? mlirOperationGetOperand(def, 0) : v;
+  if (!faValueGetSplat(c, out) || !faOpIsA(faValueGetDefiningOp(c), "arith.constant"))
+    return false;
+  if (mlirTypeIsAF32(mlirValueGetType(v)))
+    *out = (float)*out;
+  else if (!mlirTypeIsAF64(mlirValueGetType(v)))
+    return false;
+  addMaybeDead(m, faValueGetDefiningOp(c));
+  if (cast)
+    addMaybeDead(m, def);
+  return true;
+}
+
+/* The body of a one-input linalg.generic `g` yields its input times or
+ * divided by constants (none where `scale` is null), of the same element
+ * type: those multiply *scale (read as it is: the tree builder would inline
+ * the input's own producer). */
+static bool bodyScalesInput(FaAttentionMatch *m, MlirOperation g, double *scale) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  MlirValue arg = mlirBlockGetArgument(body, 0);
+  MlirValue x = mlirOperationGetOperand(mlirBlockGetTerminator(body), 0);
+  double c = 1.0, k;
+  for (int steps = 0; steps < 4 && !mlirValueEqual(x, arg); ++steps) {
+    MlirOperation op = faValueGetDefiningOp(x);
+    bool mul = faOpIsA(op, "arith.mulf");
+    if (!scale || (!mul && !faOpIsA(op, "arith.divf")) ||
+        !mlirBlockEqual(mlirOperationGetBlock(op), body))
+      return false;
+    MlirValue a = mlirOperationGetOperand(op, 0), b = mlirOperationGetOperand(op, 1);
+    if (bodyConstant(m, b, &k)) {
+      c = mul ? c * k : c / k;
+      x = a;
+    } else if (mul && bodyConstant(m, a, &k)) {
+      c *= k;
+      x = b;
+    } else {
+      return false;
+    }
+  }
+  if (!mlirValueEqual(x, arg) || !isfinite(c) || c == 0.0 ||
+      !mlirTypeEqual(mlirValueGetType(arg), mlirShapedTypeGetElementType(
+                                                  mlirValueGetType(mlirOperationGetResult(g, 0)))))
+    return false;
+  if (scale)
+    *scale *= c;
+  addMaybeDead(m, g);
+  return true;
+}
+
+/* Whether linalg.generic `g` has one input read through `in` (dims of its
+ * 5-D identity output space) and one result. */
+static bool genericReads5(MlirOperation g, const int *in) {
+  if (!faOpIsA(g, "linalg.generic") || mlirOperationGetNumOperands(g) != 2)
+    return false;
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(g);
+  MlirAffineMap im = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+  MlirAffineMap om = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 1));
+  int n = in[4] < 0 ? 4 : 5;
+  if (mlirOperationGetNumResults(g) != 1 || mlirAffineMapGetNumResults(im) != n ||
+      !mlirAffineMapIsIdentity(om) || mlirAffineMapGetNumDims(om) != 5)
+    return false;
+  for (int i = 0; i < n; ++i)
+    if (dimPos(im, i) != in[i])
+      return false;
+  return true;
+}
+
+static const int kRepeatFrom[5] = {0, 1, 3, 4, -1}; /* (b, h, g, n, d) -> (b, h, n, d) */
+static const int kSame5[5] = {0, 1, 2, 3, 4};
+
+/* The [B, Hkv, N, D] input of linalg.generic `g` that repeats it G times as
+ * [B, Hkv, G, N, D], yielding it or (K) it scaled by constants: PyTorch's
+ * math SDPA scales K by sqrt(scale) after repeat_interleave, and elementwise
+ * fusion puts that scale into the repeat. */
+static MlirValue repeatGenericSource(FaAttentionMatch *m, MlirOperation g, double *scale) {
+  return genericReads5(g, kRepeatFrom) && bodyScalesInput(m, g, scale)
+             ? mlirOperationGetOperand(g, 0)
+             : (MlirValue){NULL};
+}
+
+/* K's scale of the repeated [B, Hkv, G, N, D] tensor: a tensor op or
+ * generic scaling its input by constants (peelScale), or a generic doing so
+ * over the output of another generic (which the tree builder would inline). */
+static MlirValue peelRepeatedScale(FaAttentionMatch *m, MlirValue y, double *scale) {
+  MlirValue x = peelScale(m, y, scale);
+  if (x.ptr)
+    return x;
+  MlirOperation g = faValueGetDefiningOp(y);
+  return genericReads5(g, kSame5) && bodyScalesInput(m, g, scale) ? mlirOperationGetOperand(g, 0)
+                                                                  : (MlirValue){NULL};
+}
+
 /* A GQA broadcast: [B, Hkv*G, N, D] (or [B*Hkv*G, N, D]) made from
- * [B, Hkv, N, D]. */
-static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
-                                    int64_t *groups) {
+ * [B, Hkv, N, D]. For K (`scale` non-null), constant scales of the repeated
+ * tensor are looked through into *scale. */
+static MlirValue peelGroupBroadcast(FaAttentionMatch *m, MlirOperation def, MlirValue v,
+                                    int64_t *groups, double *scale) {
   static const int kMergeAll5[5] = {0, 0, 0, 1, 2};
   MlirValue none = {NULL};
   if (mlirOperationIsNull(def) || rankOf(v) < 3 || mlirOperationGetNumOperands(def) < 1)
@@ -1559,6 +1658,10 @@ static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
       !isRegroup(def, y, v, rankOf(v) == 4 ? kMergeHeads5 : kMergeAll5) ||
       sizeOf(y, 2) < 1)
     return none;
+  int64_t g = sizeOf(y, 2);
+  /* K * sqrt(scale) after the repeat, on the [B, Hkv, G, N, D] tensor. */
+  for (MlirValue x; scale && (x = peelRepeatedScale(m, y, scale)).ptr;)
+    y = x;
   MlirOperation b = faValueGetDefiningOp(y);
   MlirValue src = none;
   if (faOpIsA(b, "linalg.broadcast")) {
@@ -1576,21 +1679,11 @@ static MlirValue peelGroupBroadcast(MlirOperation def, MlirValue v,
         isRegroup(r, t, mlirOperationGetOperand(r, 0), kInsertUnit))
       src = mlirOperationGetOperand(r, 0);
   } else if (faOpIsA(b, "linalg.generic") && mlirOperationGetNumOperands(b) == 2) {
-    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(b, 0));
-    MlirAffineMap in = mlirAffineMapAttrGetValue(
-        mlirArrayAttrGetElement(mlirLinalgGetIndexingMapsAttribute(b), 0));
-    static const int kFrom[4] = {0, 1, 3, 4};
-    bool ok = mlirValueEqual(mlirOperationGetOperand(mlirBlockGetTerminator(body), 0),
-                             mlirBlockGetArgument(body, 0)) &&
-              mlirAffineMapGetNumResults(in) == 4;
-    for (int i = 0; ok && i < 4; ++i)
-      ok = dimPos(in, i) == kFrom[i];
-    if (ok)
-      src = mlirOperationGetOperand(b, 0);
+    src = repeatGenericSource(m, b, scale);
   }
   if (!src.ptr)
     return none;
-  *groups *= sizeOf(y, 2);
+  *groups *= g;
   return src;
 }
 
@@ -1606,7 +1699,8 @@ static FaAttentionInput peelInput(FaAttentionMatch *m, MlirValue v, Role role,
     if (!next.ptr && role != ROLE_V)
       next = peelScale(m, in.value, &m->scale);
     if (!next.ptr && role != ROLE_Q)
-      next = peelGroupBroadcast(def, in.value, &in.groups);
+      next = peelGroupBroadcast(m, def, in.value, &in.groups,
+                                role == ROLE_K ? &m->scale : NULL);
     if (!next.ptr) /* f16 / bf16 inputs extended to f32: exact */
       next = peelCast(in.value, true, &reshape);
     if (!next.ptr)

@@ -4,7 +4,253 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-13: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-18: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// -----
+
+// 3. GQA as PyTorch's math SDPA writes it with enable_gqa: K and V repeated
+// (repeat_interleave: a broadcasting generic), Q and the repeated K scaled by
+// sqrt(scale) = 8^-1/4 each, K on the repeated [B, Hkv, G, N, D] tensor.
+// CHECK-LABEL: func.func @gqa_scaled_after_repeat(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#rep = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @gqa_scaled_after_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.594603539 : f32
+  %e5 = tensor.empty() : tensor<1x2x3x7x8xf32>
+  %kb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %ks = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%kb : tensor<1x2x3x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %kg = tensor.collapse_shape %ks [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %vb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %vg = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %e4 = tensor.empty() : tensor<1x6x5x8xf32>
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x6x5x8xf32>) outs(%e4 : tensor<1x6x5x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x6x5x8xf32>
+  %kte = tensor.empty() : tensor<1x6x8x7xf32>
+  %kt = linalg.transpose ins(%kg : tensor<1x6x7x8xf32>) outs(%kte : tensor<1x6x8x7xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x6x5x8xf32> into tensor<6x5x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x6x8x7xf32> into tensor<6x8x7xf32>
+  %v3 = tensor.collapse_shape %vg [[0, 1], [2], [3]] : tensor<1x6x7x8xf32> into tensor<6x7x8xf32>
+  %s0 = tensor.empty() : tensor<6x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<6x5x8xf32>, tensor<6x8x7xf32>) outs(%sz : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<6x5x7xf32>) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %o0 = tensor.empty() : tensor<6x5x8xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<6x5x7xf32>, tensor<6x7x8xf32>) outs(%oz : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 6, 5, 8] : tensor<6x5x8xf32> into tensor<1x6x5x8xf32>
+  return %o4 : tensor<1x6x5x8xf32>
+}
+
+// -----
+
+// The repeat and the scale of K in one generic.
+// CHECK-LABEL: func.func @gqa_scale_in_repeat(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#rep = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @gqa_scale_in_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.594603539 : f32
+  %e5 = tensor.empty() : tensor<1x2x3x7x8xf32>
+  %ks = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %kg = tensor.collapse_shape %ks [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %vb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %vg = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %e4 = tensor.empty() : tensor<1x6x5x8xf32>
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x6x5x8xf32>) outs(%e4 : tensor<1x6x5x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x6x5x8xf32>
+  %kte = tensor.empty() : tensor<1x6x8x7xf32>
+  %kt = linalg.transpose ins(%kg : tensor<1x6x7x8xf32>) outs(%kte : tensor<1x6x8x7xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x6x5x8xf32> into tensor<6x5x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x6x8x7xf32> into tensor<6x8x7xf32>
+  %v3 = tensor.collapse_shape %vg [[0, 1], [2], [3]] : tensor<1x6x7x8xf32> into tensor<6x7x8xf32>
+  %s0 = tensor.empty() : tensor<6x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<6x5x8xf32>, tensor<6x8x7xf32>) outs(%sz : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<6x5x7xf32>) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %o0 = tensor.empty() : tensor<6x5x8xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<6x5x7xf32>, tensor<6x7x8xf32>) outs(%oz : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 6, 5, 8] : tensor<6x5x8xf32> into tensor<1x6x5x8xf32>
+  return %o4 : tensor<1x6x5x8xf32>
+}
+
+// -----
+
+// TOSA: tosa.tile, then tosa.mul of the repeated K.
+// CHECK-LABEL: func.func @tosa_gqa_scaled_repeat(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK-NOT: tosa.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @tosa_gqa_scaled_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %sq4 = "tosa.const"() <{values = dense<0.594603539> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %sq5 = "tosa.const"() <{values = dense<0.594603539> : tensor<1x1x1x1x1xf32>}> : () -> tensor<1x1x1x1x1xf32>
+  %unit = tosa.const_shape {values = dense<[1, 2, 1, 7, 8]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %mult = tosa.const_shape {values = dense<[1, 1, 3, 1, 1]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %heads = tosa.const_shape {values = dense<[1, 6, 7, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q3shape = tosa.const_shape {values = dense<[6, 5, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3shape = tosa.const_shape {values = dense<[6, 8, 7]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %v3shape = tosa.const_shape {values = dense<[6, 7, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4shape = tosa.const_shape {values = dense<[1, 6, 5, 7]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3shape = tosa.const_shape {values = dense<[6, 5, 7]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o4shape = tosa.const_shape {values = dense<[1, 6, 5, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %k5 = tosa.reshape %k, %unit : (tensor<1x2x7x8xf32>, !tosa.shape<5>) -> tensor<1x2x1x7x8xf32>
+  %kr = tosa.tile %k5, %mult : (tensor<1x2x1x7x8xf32>, !tosa.shape<5>) -> tensor<1x2x3x7x8xf32>
+  %ks = tosa.mul %kr, %sq5, %shift : (tensor<1x2x3x7x8xf32>, tensor<1x1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x3x7x8xf32>
+  %kg = tosa.reshape %ks, %heads : (tensor<1x2x3x7x8xf32>, !tosa.shape<4>) -> tensor<1x6x7x8xf32>
+  %v5 = tosa.reshape %v, %unit : (tensor<1x2x7x8xf32>, !tosa.shape<5>) -> tensor<1x2x1x7x8xf32>
+  %vr = tosa.tile %v5, %mult : (tensor<1x2x1x7x8xf32>, !tosa.shape<5>) -> tensor<1x2x3x7x8xf32>
+  %vg = tosa.reshape %vr, %heads : (tensor<1x2x3x7x8xf32>, !tosa.shape<4>) -> tensor<1x6x7x8xf32>
+  %qs = tosa.mul %q, %sq4, %shift : (tensor<1x6x5x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x6x5x8xf32>
+  %q3 = tosa.reshape %qs, %q3shape : (tensor<1x6x5x8xf32>, !tosa.shape<3>) -> tensor<6x5x8xf32>
+  %kt = tosa.transpose %kg {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x6x7x8xf32>) -> tensor<1x6x8x7xf32>
+  %k3 = tosa.reshape %kt, %k3shape : (tensor<1x6x8x7xf32>, !tosa.shape<3>) -> tensor<6x8x7xf32>
+  %s3 = tosa.matmul %q3, %k3, %zp, %zp : (tensor<6x5x8xf32>, tensor<6x8x7xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6x5x7xf32>
+  %s = tosa.reshape %s3, %s4shape : (tensor<6x5x7xf32>, !tosa.shape<4>) -> tensor<1x6x5x7xf32>
+  %max = tosa.reduce_max %s {axis = 3 : i32} : (tensor<1x6x5x7xf32>) -> tensor<1x6x5x1xf32>
+  %sub = tosa.sub %s, %max : (tensor<1x6x5x7xf32>, tensor<1x6x5x1xf32>) -> tensor<1x6x5x7xf32>
+  %e = tosa.exp %sub : (tensor<1x6x5x7xf32>) -> tensor<1x6x5x7xf32>
+  %sum = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x6x5x7xf32>) -> tensor<1x6x5x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<1x6x5x1xf32>) -> tensor<1x6x5x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<1x6x5x7xf32>, tensor<1x6x5x1xf32>, tensor<1xi8>) -> tensor<1x6x5x7xf32>
+  %p3 = tosa.reshape %p, %s3shape : (tensor<1x6x5x7xf32>, !tosa.shape<3>) -> tensor<6x5x7xf32>
+  %v3 = tosa.reshape %vg, %v3shape : (tensor<1x6x7x8xf32>, !tosa.shape<3>) -> tensor<6x7x8xf32>
+  %o3 = tosa.matmul %p3, %v3, %zp, %zp : (tensor<6x5x7xf32>, tensor<6x7x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6x5x8xf32>
+  %o = tosa.reshape %o3, %o4shape : (tensor<6x5x8xf32>, !tosa.shape<4>) -> tensor<1x6x5x8xf32>
+  return %o : tensor<1x6x5x8xf32>
+}
+
+// -----
+
+// Near miss: V scaled after the repeat (that scales O, not the scores):
+// refused.
+// CHECK-LABEL: func.func @gqa_v_scaled_after_repeat(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: K and V are broadcast over different head groups
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#rep = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @gqa_v_scaled_after_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.594603539 : f32
+  %e5 = tensor.empty() : tensor<1x2x3x7x8xf32>
+  %kb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %kg = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %vb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %ks = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%vb : tensor<1x2x3x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %vg = tensor.collapse_shape %ks [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %e4 = tensor.empty() : tensor<1x6x5x8xf32>
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x6x5x8xf32>) outs(%e4 : tensor<1x6x5x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x6x5x8xf32>
+  %kte = tensor.empty() : tensor<1x6x8x7xf32>
+  %kt = linalg.transpose ins(%kg : tensor<1x6x7x8xf32>) outs(%kte : tensor<1x6x8x7xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x6x5x8xf32> into tensor<6x5x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x6x8x7xf32> into tensor<6x8x7xf32>
+  %v3 = tensor.collapse_shape %vg [[0, 1], [2], [3]] : tensor<1x6x7x8xf32> into tensor<6x7x8xf32>
+  %s0 = tensor.empty() : tensor<6x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<6x5x8xf32>, tensor<6x8x7xf32>) outs(%sz : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<6x5x7xf32>) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %o0 = tensor.empty() : tensor<6x5x8xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<6x5x7xf32>, tensor<6x7x8xf32>) outs(%oz : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 6, 5, 8] : tensor<6x5x8xf32> into tensor<1x6x5x8xf32>
+  return %o4 : tensor<1x6x5x8xf32>
+}
+
+// -----
+
+// Near miss: K repeated head-major (torch's repeat: head h reads KV head
+// h mod Hkv, not h / G), then scaled: refused.
+// CHECK-LABEL: func.func @gqa_k_repeated_head_major(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: K and V are broadcast over different head groups
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#rep = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#tile = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @gqa_k_repeated_head_major(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.594603539 : f32
+  %e5 = tensor.empty() : tensor<1x2x3x7x8xf32>
+  %e3 = tensor.empty() : tensor<1x3x2x7x8xf32>
+  %ks = linalg.generic {indexing_maps = [#tile, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x7x8xf32>) outs(%e3 : tensor<1x3x2x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x3x2x7x8xf32>
+  %kg = tensor.collapse_shape %ks [[0], [1, 2], [3], [4]] : tensor<1x3x2x7x8xf32> into tensor<1x6x7x8xf32>
+  %vb = linalg.generic {indexing_maps = [#rep, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x7x8xf32>) outs(%e5 : tensor<1x2x3x7x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x3x7x8xf32>
+  %vg = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<1x2x3x7x8xf32> into tensor<1x6x7x8xf32>
+  %e4 = tensor.empty() : tensor<1x6x5x8xf32>
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x6x5x8xf32>) outs(%e4 : tensor<1x6x5x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x6x5x8xf32>
+  %kte = tensor.empty() : tensor<1x6x8x7xf32>
+  %kt = linalg.transpose ins(%kg : tensor<1x6x7x8xf32>) outs(%kte : tensor<1x6x8x7xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x6x5x8xf32> into tensor<6x5x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x6x8x7xf32> into tensor<6x8x7xf32>
+  %v3 = tensor.collapse_shape %vg [[0, 1], [2], [3]] : tensor<1x6x7x8xf32> into tensor<6x7x8xf32>
+  %s0 = tensor.empty() : tensor<6x5x7xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<6x5x8xf32>, tensor<6x8x7xf32>) outs(%sz : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<6x5x7xf32>) outs(%s0 : tensor<6x5x7xf32>) -> tensor<6x5x7xf32>
+  %o0 = tensor.empty() : tensor<6x5x8xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<6x5x7xf32>, tensor<6x7x8xf32>) outs(%oz : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 6, 5, 8] : tensor<6x5x8xf32> into tensor<1x6x5x8xf32>
+  return %o4 : tensor<1x6x5x8xf32>
+}
 // -----
 
 // 5. Single-head attention: the [B, M, N] scores split to [B, 1, M, N] for the
