@@ -1690,7 +1690,7 @@ static MlirValue peelGroupBroadcast(FaAttentionMatch *m, MlirOperation def, Mlir
 /* Looks through the layout ops of an attention input. */
 static FaAttentionInput peelInput(FaAttentionMatch *m, MlirValue v, Role role,
                                   bool *transposed) {
-  FaAttentionInput in = {v, 1};
+  FaAttentionInput in = {v, 1, {NULL}, {NULL}};
   for (int steps = 0; steps < 16; ++steps) {
     MlirOperation def = faValueGetDefiningOp(in.value), reshape;
     MlirValue next = peelBatchMerge(in.value, &reshape);
@@ -1711,6 +1711,52 @@ static FaAttentionInput peelInput(FaAttentionMatch *m, MlirValue v, Role role,
   return in;
 }
 
+/* The element type the op reads an input in. */
+static MlirType inputElementType(const FaAttentionInput *in) {
+  return mlirShapedTypeGetElementType(mlirValueGetType(in->narrow.ptr ? in->narrow : in->value));
+}
+
+/* The f16/bf16 [B, S, H, D] tensor that `in`'s value extends to f32 and
+ * then transposes to [B, H, S, D] (for K read transposed: to [B, H, D, S]),
+ * as exports of f16 models in SDPA's math form write V: the op reads it
+ * with *_bshd, exactly (the extension is exact). */
+static bool narrowThroughTranspose(FaAttentionMatch *m, FaAttentionInput *in, bool kt,
+                                   MlirType narrow) {
+  static const int64_t kSwap[4] = {0, 2, 1, 3}, kToKt[4] = {0, 2, 3, 1};
+  int64_t perm[4];
+  MlirOperation transpose = faValueGetDefiningOp(in->value), cast;
+  MlirValue wide = rankOf(in->value) == 4 ? faTransposeGetInput(transpose, perm, 4)
+                                          : (MlirValue){NULL};
+  if (!wide.ptr || !faPermutationIs(perm, kt ? kToKt : kSwap, 4))
+    return false;
+  MlirValue src = peelCast(wide, true, &cast);
+  if (!src.ptr || !mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(src)), narrow))
+    return false;
+  in->narrow = src;
+  in->transpose = transpose;
+  addMaybeDead(m, transpose);
+  addMaybeDead(m, cast);
+  return true;
+}
+
+/* Where Q, K and V differ in element type, each that is wider than the
+ * narrowest is read from the half tensor it was extended from before a
+ * [B, S, H, D] transpose, if it was (otherwise they still differ). */
+static void narrowInputs(FaAttentionMatch *m) {
+  FaAttentionInput *in[3] = {&m->q, &m->k, &m->v};
+  MlirType t[3], narrow = {NULL};
+  for (int i = 0; i < 3; ++i) {
+    t[i] = inputElementType(in[i]);
+    if ((mlirTypeIsAF16(t[i]) || mlirTypeIsABF16(t[i])) && !narrow.ptr)
+      narrow = t[i];
+  }
+  if (!narrow.ptr || (mlirTypeEqual(t[0], t[1]) && mlirTypeEqual(t[0], t[2])))
+    return;
+  for (int i = 0; i < 3; ++i)
+    if (mlirTypeIsAF32(t[i]))
+      narrowThroughTranspose(m, in[i], i == 1 && m->kTransposed, narrow);
+}
+
 static bool isAttentionFloat(MlirType t) {
   return mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t);
 }
@@ -1727,11 +1773,11 @@ static const char *matchInputs(FaAttentionMatch *m, const Contraction *qk,
   m->v = peelInput(m, pv->rhs, ROLE_V, NULL);
   if (m->k.groups != m->v.groups)
     return "K and V are broadcast over different head groups";
-  MlirType et = mlirShapedTypeGetElementType(mlirValueGetType(m->q.value));
+  narrowInputs(m);
+  MlirType et = inputElementType(&m->q);
   if (!isAttentionFloat(et))
     return "the element type of Q is not f32, f16 or bf16";
-  if (!mlirTypeEqual(et, mlirShapedTypeGetElementType(mlirValueGetType(m->k.value))) ||
-      !mlirTypeEqual(et, mlirShapedTypeGetElementType(mlirValueGetType(m->v.value))))
+  if (!mlirTypeEqual(et, inputElementType(&m->k)) || !mlirTypeEqual(et, inputElementType(&m->v)))
     return "Q, K and V have different element types";
   if (!isAttentionFloat(mlirShapedTypeGetElementType(
           mlirValueGetType(mlirOperationGetResult(m->pv, 0)))))
@@ -2015,7 +2061,7 @@ static bool roundsToQ(const FaAttentionMatch *m, MlirOperation cast, MlirValue i
   MlirType to = mlirShapedTypeGetElementType(mlirValueGetType(r));
   if (!mlirTypeIsAF32(mlirShapedTypeGetElementType(mlirValueGetType(in))) ||
       !(mlirTypeIsAF16(to) || mlirTypeIsABF16(to)) ||
-      !mlirTypeEqual(to, mlirShapedTypeGetElementType(mlirValueGetType(m->q.value))))
+      !mlirTypeEqual(to, inputElementType(&m->q)))
     return false;
   MlirOperation op = cast;
   if (faOpIsA(cast, "linalg.generic"))

@@ -11,6 +11,12 @@
 typedef struct FaAttentionInput {
   MlirValue value;    /* rank 2, 3 or 4: [.., rows, cols] */
   int64_t groups;     /* K, V: GQA broadcast folded away (1 = none) */
+  /* Null, or the f16/bf16 [B, S, H, D] tensor that `value` (rank 4) is the
+   * extension of, transposed after it to [B, H, S, D] (K^T: [B, H, D, S]):
+   * the op reads it in place (*_bshd) where Q, K and V would otherwise
+   * differ in element type. */
+  MlirValue narrow;
+  MlirOperation transpose; /* the transpose making `value`, with `narrow` */
 } FaAttentionInput;
 
 typedef struct FaAttentionMatch {

@@ -169,14 +169,19 @@ static MlirValue transposedFrom(MlirValue v, const int64_t *want, MlirOperation 
   return in;
 }
 
-/* Q, K and V read from the [B, S, H, D] tensors their transposes read. */
-static void foldInputLayouts(FaAttentionOperands *operands, FaAttentionAttrs *attrs,
-                             FoldedLayouts *folded) {
+/* Q, K and V read from the [B, S, H, D] tensors their transposes read (for
+ * an input the matcher narrowed, the half tensor before its extension). */
+static void foldInputLayouts(const FaAttentionMatch *m, FaAttentionOperands *operands,
+                             FaAttentionAttrs *attrs, FoldedLayouts *folded) {
   MlirValue *values[3] = {&operands->q, &operands->k, &operands->v};
+  const FaAttentionInput *inputs[3] = {&m->q, &m->k, &m->v};
   for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_V; ++t) {
     bool kt = t == FA_ATTENTION_K && attrs->kTransposed;
-    MlirValue in = transposedFrom(*values[t], kt ? kBshdToKt : kSwapSeqHeads,
-                                  &folded->inputs[t]);
+    MlirValue in = inputs[t]->narrow;
+    if (in.ptr)
+      folded->inputs[t] = inputs[t]->transpose;
+    else
+      in = transposedFrom(*values[t], kt ? kBshdToKt : kSwapSeqHeads, &folded->inputs[t]);
     if (!in.ptr)
       continue;
     *values[t] = in;
@@ -231,7 +236,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
                             m->lseRoot.ptr != NULL, m->kTransposed, {false}};
   *folded = (FoldedLayouts){{{NULL}, {NULL}, {NULL}}, {NULL}};
-  foldInputLayouts(&operands, &attrs, folded);
+  foldInputLayouts(m, &operands, &attrs, folded);
   if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)
     folded->output = transposingUser(rootOut);
   attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;

@@ -4,7 +4,175 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-18: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-21: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// -----
+
+// 1. An f16 model in SDPA's math form (a timm ViT export): Q, K and V extended
+// to f32 before the GEMMs, V [B, S, H, D] transposed to [B, H, S, D] after its
+// extension. The op reads the f16 tensors, V in place (v_bshd).
+// CHECK-LABEL: func.func @f16_v_transposed_after_extf(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 2.500000e-01 : f32, v_bshd} : (tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x8x2x16xf16>) -> tensor<1x2x8x16xf32>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @f16_v_transposed_after_extf(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x8x2x16xf16>) -> tensor<1x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.5 : f32
+  %e4 = tensor.empty() : tensor<1x2x8x16xf32>
+  %qf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x2x8x16xf16>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %kf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x8x16xf16>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %ve = tensor.empty() : tensor<1x8x2x16xf32>
+  %vf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x8x2x16xf16>) outs(%ve : tensor<1x8x2x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x8x2x16xf32>
+  %vt = linalg.transpose ins(%vf : tensor<1x8x2x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) permutation = [0, 2, 1, 3]
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qf : tensor<1x2x8x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %kte = tensor.empty() : tensor<1x2x16x8xf32>
+  %kt = linalg.transpose ins(%kf : tensor<1x2x8x16xf32>) outs(%kte : tensor<1x2x16x8xf32>) permutation = [0, 1, 3, 2]
+  %ks = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : tensor<1x2x16x8xf32>) outs(%kte : tensor<1x2x16x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x16x8xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %k3 = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %s0 = tensor.empty() : tensor<2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x8x8xf32>) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%oz : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 8, 16] : tensor<2x8x16xf32> into tensor<1x2x8x16xf32>
+  return %o4 : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// Q and K transposed after their extension (K to K^T [B, H, D, S]), V not;
+// O rounded back to f16 by the source, as the op writes it.
+// CHECK-LABEL: func.func @f16_qk_transposed_after_extf(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, q_bshd, scale = 2.500000e-01 : f32} : (tensor<1x8x2x16xf16>, tensor<1x8x2x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf16>
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @f16_qk_transposed_after_extf(%q: tensor<1x8x2x16xf16>, %k: tensor<1x8x2x16xf16>, %v: tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf16> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.25 : f32
+  %eb = tensor.empty() : tensor<1x8x2x16xf32>
+  %qf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x8x2x16xf16>) outs(%eb : tensor<1x8x2x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x8x2x16xf32>
+  %kf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x8x2x16xf16>) outs(%eb : tensor<1x8x2x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x8x2x16xf32>
+  %e4 = tensor.empty() : tensor<1x2x8x16xf32>
+  %vf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x8x16xf16>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %qt = linalg.transpose ins(%qf : tensor<1x8x2x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) permutation = [0, 2, 1, 3]
+  %kte = tensor.empty() : tensor<1x2x16x8xf32>
+  %kt = linalg.transpose ins(%kf : tensor<1x8x2x16xf32>) outs(%kte : tensor<1x2x16x8xf32>) permutation = [0, 2, 3, 1]
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qt : tensor<1x2x8x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %v3 = tensor.collapse_shape %vf [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %s0 = tensor.empty() : tensor<2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x8x8xf32>) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%oz : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 8, 16] : tensor<2x8x16xf32> into tensor<1x2x8x16xf32>
+  %oh0 = tensor.empty() : tensor<1x2x8x16xf16>
+  %oh = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o4 : tensor<1x2x8x16xf32>) outs(%oh0 : tensor<1x2x8x16xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x2x8x16xf16>
+  return %oh : tensor<1x2x8x16xf16>
+}
+
+// -----
+
+// Near miss: V extended from bf16, Q and K from f16: no one half type holds
+// all three, refused.
+// CHECK-LABEL: func.func @bf16_v_with_f16_qk(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: Q, K and V have different element types
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @bf16_v_with_f16_qk(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = arith.constant 0.5 : f32
+  %e4 = tensor.empty() : tensor<1x2x8x16xf32>
+  %qf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x2x8x16xf16>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %kf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x8x16xf16>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %ve = tensor.empty() : tensor<1x8x2x16xf32>
+  %vf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x8x2x16xbf16>) outs(%ve : tensor<1x8x2x16xf32>) {
+  ^bb0(%a: bf16, %o: f32):
+    %x = arith.extf %a : bf16 to f32
+    linalg.yield %x : f32
+  } -> tensor<1x8x2x16xf32>
+  %vt = linalg.transpose ins(%vf : tensor<1x8x2x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) permutation = [0, 2, 1, 3]
+  %qs = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qf : tensor<1x2x8x16xf32>) outs(%e4 : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x8x16xf32>
+  %kte = tensor.empty() : tensor<1x2x16x8xf32>
+  %kt = linalg.transpose ins(%kf : tensor<1x2x8x16xf32>) outs(%kte : tensor<1x2x16x8xf32>) permutation = [0, 1, 3, 2]
+  %ks = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : tensor<1x2x16x8xf32>) outs(%kte : tensor<1x2x16x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %x = arith.mulf %a, %c : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x16x8xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %k3 = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+  %s0 = tensor.empty() : tensor<2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<2x8x16xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x8x8xf32>) outs(%s0 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v3 : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%oz : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 8, 16] : tensor<2x8x16xf32> into tensor<1x2x8x16xf32>
+  return %o4 : tensor<1x2x8x16xf32>
+}
 // -----
 
 // 3. GQA as PyTorch's math SDPA writes it with enable_gqa: K and V repeated
