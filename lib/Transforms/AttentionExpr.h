@@ -22,7 +22,8 @@
 
 typedef enum {
   FA_EXPR_LEAF,
-  FA_EXPR_CONST,  /* scalar or splat constant */
+  FA_EXPR_CONST,  /* scalar or splat constant (one folded from constant
+                     operands, e.g. rsqrt(64), keeps them in ops) */
   FA_EXPR_INDEX,  /* linalg.index of an iteration dim */
   FA_EXPR_ADD,
   FA_EXPR_SUB,
@@ -60,8 +61,7 @@ typedef enum {
 typedef struct FaExpr {
   FaExprKind kind;
   MlirType type;     /* element type of the value */
-  double value;      /* CONST (one folded from constant operands keeps them
-                        in ops, for the ops it was read from) */
+  double value;      /* CONST */
   FaCmp pred;        /* CMP */
   FaCmpMode mode;    /* CMP; CAST: UNSIGNED for index_castui */
   int dim;           /* INDEX */

@@ -4,7 +4,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-21: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-24: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // -----
 
 // 1. An f16 model in SDPA's math form (a timm ViT export): Q, K and V extended
@@ -172,6 +172,140 @@ func.func @bf16_v_with_f16_qk(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>
   %o = linalg.batch_matmul ins(%p, %v3 : tensor<2x8x8xf32>, tensor<2x8x16xf32>) outs(%oz : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 8, 16] : tensor<2x8x16xf32> into tensor<1x2x8x16xf32>
   return %o4 : tensor<1x2x8x16xf32>
+}
+// -----
+
+// 2. A causal mask compared in float: keys j with float(j) > float(i) + 4
+// (sitofp of the indices, exact in f32 for these sizes) give causal_offset 4.
+// CHECK-LABEL: func.func @sitofp_causal(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @sitofp_causal(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c4 = arith.constant 4.0 : f32
+  %s0 = tensor.empty() : tensor<1x2x4x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x2x4x16xf32>, tensor<1x2x8x16xf32>) outs(%sz : tensor<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x8xf32>
+  %masked = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x2x4x8xf32>) outs(%s0 : tensor<1x2x4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %ji = arith.index_cast %j : index to i64
+    %fi = arith.sitofp %ii : i64 to f32
+    %fj = arith.sitofp %ji : i64 to f32
+    %fi4 = arith.addf %fi, %c4 : f32
+    %above = arith.cmpf ogt, %fj, %fi4 : f32
+    %y = arith.select %above, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x4x8xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<1x2x4x8xf32>) outs(%s0 : tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  %o0 = tensor.empty() : tensor<1x2x4x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<1x2x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x2x4x8xf32>, tensor<1x2x8x16xf32>) outs(%oz : tensor<1x2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x16xf32>
+  return %o : tensor<1x2x4x16xf32>
+}
+
+// -----
+
+// The same in bf16, whose integers are exact up to 256: the 8 keys are.
+// CHECK-LABEL: func.func @sitofp_causal_bf16(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.000000e+00 : f32}
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @sitofp_causal_bf16(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c4 = arith.constant 4.0 : bf16
+  %s0 = tensor.empty() : tensor<1x2x4x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x2x4x16xf32>, tensor<1x2x8x16xf32>) outs(%sz : tensor<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x8xf32>
+  %masked = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x2x4x8xf32>) outs(%s0 : tensor<1x2x4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %ji = arith.index_cast %j : index to i64
+    %fi = arith.sitofp %ii : i64 to bf16
+    %fj = arith.sitofp %ji : i64 to bf16
+    %fi4 = arith.addf %fi, %c4 : bf16
+    %above = arith.cmpf ogt, %fj, %fi4 : bf16
+    %y = arith.select %above, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x4x8xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<1x2x4x8xf32>) outs(%s0 : tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  %o0 = tensor.empty() : tensor<1x2x4x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<1x2x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x2x4x8xf32>, tensor<1x2x8x16xf32>) outs(%oz : tensor<1x2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x16xf32>
+  return %o : tensor<1x2x4x16xf32>
+}
+
+// -----
+
+// Near miss: 300 keys in bf16, where key 257 reads as 256 (float(j) > float(i)
+// + 4 then masks other keys than j > i + 4): refused.
+// CHECK-LABEL: func.func @sitofp_causal_bf16_inexact(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a mask's index arithmetic may wrap or round in its type
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @sitofp_causal_bf16_inexact(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x300x16xf32>, %v: tensor<1x2x300x16xf32>) -> tensor<1x2x4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c4 = arith.constant 4.0 : bf16
+  %s0 = tensor.empty() : tensor<1x2x4x300xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<1x2x4x300xf32>) -> tensor<1x2x4x300xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x2x4x16xf32>, tensor<1x2x300x16xf32>) outs(%sz : tensor<1x2x4x300xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x300xf32>
+  %masked = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x2x4x300xf32>) outs(%s0 : tensor<1x2x4x300xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %ji = arith.index_cast %j : index to i64
+    %fi = arith.sitofp %ii : i64 to bf16
+    %fj = arith.sitofp %ji : i64 to bf16
+    %fi4 = arith.addf %fi, %c4 : bf16
+    %above = arith.cmpf ogt, %fj, %fi4 : bf16
+    %y = arith.select %above, %ninf, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x4x300xf32>
+  %p = linalg.softmax dimension(3) ins(%masked : tensor<1x2x4x300xf32>) outs(%s0 : tensor<1x2x4x300xf32>) -> tensor<1x2x4x300xf32>
+  %o0 = tensor.empty() : tensor<1x2x4x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<1x2x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x2x4x300xf32>, tensor<1x2x300x16xf32>) outs(%oz : tensor<1x2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x16xf32>
+  return %o : tensor<1x2x4x16xf32>
 }
 // -----
 
