@@ -33,6 +33,10 @@ static FaExpr *node(FaExprBuilder *b, FaExprKind kind, MlirType type) {
   return e;
 }
 
+FaExpr *faExprNew(FaExprBuilder *b, FaExprKind kind, MlirType type) {
+  return node(b, kind, type);
+}
+
 /* --- constants -------------------------------------------------------------- */
 
 static double halfToDouble(uint16_t h, bool bf16) {

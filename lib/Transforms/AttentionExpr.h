@@ -89,6 +89,10 @@ void faExprBuilderInit(FaExprBuilder *b);
  * b->error if a body holds something the builder does not understand. */
 FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims);
 
+/* A new node of `kind` and `type` owned by `b`, zeroed otherwise (for
+ * readers that rewrite a tree), or NULL when `b` is full (b->error). */
+FaExpr *faExprNew(FaExprBuilder *b, FaExprKind kind, MlirType type);
+
 /* Calls `fn` on the op and constant source of every node of `e`, except
  * inside `skip`. */
 void faExprForEachOp(const FaExpr *e, const FaExpr *skip,

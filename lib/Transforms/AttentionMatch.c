@@ -1156,6 +1156,36 @@ static const char *setBooleanMask(FaAttentionMatch *m, FaExpr *mask,
   return NULL;
 }
 
+/* A decode step (a static M = 1) has the one query row i = 0, and TOSA
+ * exports write the row iota of that row as a splat constant r: a compare
+ * of the key index with a constant, `j > r`, is `j > i + r`. Returns `cond`
+ * with the row index added to its constant side (which changes no value:
+ * i = 0), or `cond` itself where it is not such a compare. */
+static const FaExpr *withDecodeRow(FaAttentionMatch *m, const FaExpr *cond) {
+  int rank = m->scoreRank;
+  Linear side[2];
+  if (rank < 2 || sizeOf(m->scores, rank - 2) != 1 || !cond || cond->kind != FA_EXPR_CMP ||
+      !linearOf(cond->ops[0], rank, &side[0]) || !linearOf(cond->ops[1], rank, &side[1]))
+    return cond;
+  int keySide = side[0].cj != 0 ? 0 : 1;
+  Linear k = side[keySide], c = side[1 - keySide];
+  if (k.cj == 0 || k.ci != 0 || k.ck != 0 || c.cj != 0 || c.ci != 0 || c.ck != 0)
+    return cond;
+  FaExpr *constSide = cond->ops[1 - keySide];
+  FaExpr *row = faExprNew(&m->exprs, FA_EXPR_INDEX,
+                          mlirIndexTypeGet(mlirTypeGetContext(constSide->type)));
+  FaExpr *sum = faExprNew(&m->exprs, FA_EXPR_ADD, constSide->type);
+  FaExpr *cmp = faExprNew(&m->exprs, FA_EXPR_CMP, cond->type);
+  if (!row || !sum || !cmp)
+    return cond;
+  row->dim = rank - 2;
+  sum->ops[0] = constSide;
+  sum->ops[1] = row;
+  *cmp = *cond;
+  cmp->ops[1 - keySide] = sum;
+  return cmp;
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -1189,7 +1219,7 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
       return setCausal(m, offset, fill);
     return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
-  return causalFromCompare(m, cond, maskedWhenTrue, fill);
+  return causalFromCompare(m, withDecodeRow(m, cond), maskedWhenTrue, fill);
 }
 
 /* A constant that masks: -inf, or finite at most kMaskValue once scaled by

@@ -4,7 +4,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-24: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-27: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // -----
 
 // 1. An f16 model in SDPA's math form (a timm ViT export): Q, K and V extended
@@ -942,4 +942,117 @@ func.func @tosa_one_key_sum_over_heads(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4
   %o3 = tosa.matmul %p3, %v3, %zp, %zp : (tensor<4x16x1xf32>, tensor<4x1x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x32xf32>
   %o = tosa.reshape %o3, %o4shape : (tensor<4x16x32xf32>, !tosa.shape<4>) -> tensor<1x4x16x32xf32>
   return %o : tensor<1x4x16x32xf32>
+}
+// -----
+
+// 8. A TOSA decode step (M = 1) whose row iota, of one row, is the splat
+// constant 20 (the position decoded): keys j > 20 masked is causal_offset 20.
+// CHECK-LABEL: func.func @tosa_decode_causal(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 20 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x1x32xf32>, tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32>
+// CHECK-NOT: tosa.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @tosa_decode_causal(%q: tensor<1x4x1x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %col = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]]]> : tensor<1x1x1x32xi32>}> : () -> tensor<1x1x1x32xi32>
+  %row = "tosa.const"() <{values = dense<20> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %s3shape = tosa.const_shape {values = dense<[4, 1, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3shape = tosa.const_shape {values = dense<[4, 32, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4shape = tosa.const_shape {values = dense<[1, 4, 1, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q3 = tosa.reshape %q, %s3shape : (tensor<1x4x1x32xf32>, !tosa.shape<3>) -> tensor<4x1x32xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %k3 = tosa.reshape %kt, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %s3 = tosa.matmul %q3, %k3, %zp, %zp : (tensor<4x1x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x1x32xf32>
+  %s = tosa.reshape %s3, %s4shape : (tensor<4x1x32xf32>, !tosa.shape<4>) -> tensor<1x4x1x32xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<1x4x1x32xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x1x32xf32>
+  %future = tosa.greater %col, %row : (tensor<1x1x1x32xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x1x32xi1>
+  %sm = tosa.select %future, %ninf, %ss : (tensor<1x1x1x32xi1>, tensor<1x1x1x1xf32>, tensor<1x4x1x32xf32>) -> tensor<1x4x1x32xf32>
+  %max = tosa.reduce_max %sm {axis = 3 : i32} : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x1xf32>
+  %sub = tosa.sub %sm, %max : (tensor<1x4x1x32xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x1x32xf32>
+  %e = tosa.exp %sub : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x32xf32>
+  %sum = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<1x4x1x32xf32>, tensor<1x4x1x1xf32>, tensor<1xi8>) -> tensor<1x4x1x32xf32>
+  %p3 = tosa.reshape %p, %s3shape : (tensor<1x4x1x32xf32>, !tosa.shape<3>) -> tensor<4x1x32xf32>
+  %v3 = tosa.reshape %v, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %o3 = tosa.matmul %p3, %v3, %zp, %zp : (tensor<4x1x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x1x32xf32>
+  %o = tosa.reshape %o3, %s4shape : (tensor<4x1x32xf32>, !tosa.shape<4>) -> tensor<1x4x1x32xf32>
+  return %o : tensor<1x4x1x32xf32>
+}
+
+// -----
+
+// The same as visible keys, row >= col, at position 7.
+// CHECK-LABEL: func.func @tosa_decode_visible(
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 7 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32}
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @tosa_decode_visible(%q: tensor<1x4x1x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %col = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]]]> : tensor<1x1x1x32xi32>}> : () -> tensor<1x1x1x32xi32>
+  %row = "tosa.const"() <{values = dense<7> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %s3shape = tosa.const_shape {values = dense<[4, 1, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3shape = tosa.const_shape {values = dense<[4, 32, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4shape = tosa.const_shape {values = dense<[1, 4, 1, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q3 = tosa.reshape %q, %s3shape : (tensor<1x4x1x32xf32>, !tosa.shape<3>) -> tensor<4x1x32xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %k3 = tosa.reshape %kt, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %s3 = tosa.matmul %q3, %k3, %zp, %zp : (tensor<4x1x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x1x32xf32>
+  %s = tosa.reshape %s3, %s4shape : (tensor<4x1x32xf32>, !tosa.shape<4>) -> tensor<1x4x1x32xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<1x4x1x32xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x1x32xf32>
+  %seen = tosa.greater_equal %row, %col : (tensor<1x1x1x1xi32>, tensor<1x1x1x32xi32>) -> tensor<1x1x1x32xi1>
+  %sm = tosa.select %seen, %ss, %ninf : (tensor<1x1x1x32xi1>, tensor<1x4x1x32xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x1x32xf32>
+  %max = tosa.reduce_max %sm {axis = 3 : i32} : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x1xf32>
+  %sub = tosa.sub %sm, %max : (tensor<1x4x1x32xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x1x32xf32>
+  %e = tosa.exp %sub : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x32xf32>
+  %sum = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x4x1x32xf32>) -> tensor<1x4x1x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<1x4x1x32xf32>, tensor<1x4x1x1xf32>, tensor<1xi8>) -> tensor<1x4x1x32xf32>
+  %p3 = tosa.reshape %p, %s3shape : (tensor<1x4x1x32xf32>, !tosa.shape<3>) -> tensor<4x1x32xf32>
+  %v3 = tosa.reshape %v, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %o3 = tosa.matmul %p3, %v3, %zp, %zp : (tensor<4x1x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x1x32xf32>
+  %o = tosa.reshape %o3, %s4shape : (tensor<4x1x32xf32>, !tosa.shape<4>) -> tensor<1x4x1x32xf32>
+  return %o : tensor<1x4x1x32xf32>
+}
+
+// -----
+
+// Near miss: two query rows masked by the one constant (both see keys 0..20):
+// row 1 is not causal at offset 20, refused.
+// CHECK-LABEL: func.func @tosa_two_rows_one_position(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a mask on the scores is not causal (keys after query + offset)
+func.func @tosa_two_rows_one_position(%q: tensor<1x4x2x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x2x32xf32> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %col = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]]]> : tensor<1x1x1x32xi32>}> : () -> tensor<1x1x1x32xi32>
+  %row = "tosa.const"() <{values = dense<20> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %s3shape = tosa.const_shape {values = dense<[4, 2, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3shape = tosa.const_shape {values = dense<[4, 32, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4shape = tosa.const_shape {values = dense<[1, 4, 2, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q3 = tosa.reshape %q, %s3shape : (tensor<1x4x2x32xf32>, !tosa.shape<3>) -> tensor<4x2x32xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %k3 = tosa.reshape %kt, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %s3 = tosa.matmul %q3, %k3, %zp, %zp : (tensor<4x2x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x2x32xf32>
+  %s = tosa.reshape %s3, %s4shape : (tensor<4x2x32xf32>, !tosa.shape<4>) -> tensor<1x4x2x32xf32>
+  %ss = tosa.mul %s, %scale, %shift : (tensor<1x4x2x32xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x2x32xf32>
+  %future = tosa.greater %col, %row : (tensor<1x1x1x32xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x1x32xi1>
+  %sm = tosa.select %future, %ninf, %ss : (tensor<1x1x1x32xi1>, tensor<1x1x1x1xf32>, tensor<1x4x2x32xf32>) -> tensor<1x4x2x32xf32>
+  %max = tosa.reduce_max %sm {axis = 3 : i32} : (tensor<1x4x2x32xf32>) -> tensor<1x4x2x1xf32>
+  %sub = tosa.sub %sm, %max : (tensor<1x4x2x32xf32>, tensor<1x4x2x1xf32>) -> tensor<1x4x2x32xf32>
+  %e = tosa.exp %sub : (tensor<1x4x2x32xf32>) -> tensor<1x4x2x32xf32>
+  %sum = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x4x2x32xf32>) -> tensor<1x4x2x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<1x4x2x1xf32>) -> tensor<1x4x2x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<1x4x2x32xf32>, tensor<1x4x2x1xf32>, tensor<1xi8>) -> tensor<1x4x2x32xf32>
+  %p3 = tosa.reshape %p, %s3shape : (tensor<1x4x2x32xf32>, !tosa.shape<3>) -> tensor<4x2x32xf32>
+  %v3 = tosa.reshape %v, %k3shape : (tensor<1x4x32x32xf32>, !tosa.shape<3>) -> tensor<4x32x32xf32>
+  %o3 = tosa.matmul %p3, %v3, %zp, %zp : (tensor<4x2x32xf32>, tensor<4x32x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x2x32xf32>
+  %o = tosa.reshape %o3, %s4shape : (tensor<4x2x32xf32>, !tosa.shape<4>) -> tensor<1x4x2x32xf32>
+  return %o : tensor<1x4x2x32xf32>
 }
