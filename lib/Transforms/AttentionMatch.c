@@ -1447,6 +1447,67 @@ static const char *checkHalfBias(FaAttentionMatch *m, MlirType addType) {
          "op adds in f32";
 }
 
+/* Whether `e` (a node of a bias computed inside the scores' generic) is
+ * arithmetic fusion can compute again, exactly, at the shape of the one
+ * tensor it reads (*src): constants, that tensor (any node that is a whole
+ * tensor), add, sub, mul, div, neg, and the exact conversions extf and
+ * sitofp. HF's `(1 - mask) * finfo.min`, fused into the scores' generic. */
+static bool biasComputable(const FaExpr *e, const FaExpr **src) {
+  if (!e)
+    return false;
+  if (e->tensor.ptr) {
+    if (*src && *src != e)
+      return false;
+    *src = e;
+    return true;
+  }
+  MlirType from = e->ops[0] ? e->ops[0]->type : (MlirType){NULL};
+  switch (e->kind) {
+  case FA_EXPR_CONST: return mlirTypeIsAFloat(e->type) || mlirTypeIsAInteger(e->type);
+  case FA_EXPR_ADD:
+  case FA_EXPR_SUB:
+  case FA_EXPR_MUL:
+    return (mlirTypeIsAFloat(e->type) || mlirTypeIsAInteger(e->type)) &&
+           biasComputable(e->ops[0], src) && biasComputable(e->ops[1], src);
+  case FA_EXPR_DIV:
+    return mlirTypeIsAFloat(e->type) && biasComputable(e->ops[0], src) &&
+           biasComputable(e->ops[1], src);
+  case FA_EXPR_NEG: return mlirTypeIsAFloat(e->type) && biasComputable(e->ops[0], src);
+  case FA_EXPR_CAST:
+    /* extf, or sitofp (signed integer to float); nothing that rounds or wraps
+     * by a mode the tree does not keep. */
+    return mlirTypeIsAFloat(e->type) && from.ptr &&
+           ((mlirTypeIsAFloat(from) && mlirFloatTypeGetWidth(from) < mlirFloatTypeGetWidth(e->type)) ||
+            (mlirTypeIsAInteger(from) && e->mode == FA_CMP_SIGNED)) &&
+           biasComputable(e->ops[0], src);
+  default: return false;
+  }
+}
+
+/* Constant ops of a tree die with the chain (its computations are the
+ * scores' own generic). */
+static void addConstantCallback(MlirOperation op, void *m) {
+  if (faOpIsA(op, "arith.constant") || faOpIsA(op, "tosa.const") || faOpIsA(op, "linalg.fill"))
+    addMaybeDead(m, op);
+}
+
+/* A bias computed inside the scores' own generic from one tensor: fusion
+ * computes it again at that tensor's shape (biasSource); otherwise the
+ * bias is read by addBias. */
+static const char *addBiasOrComputed(FaAttentionMatch *m, FaExpr *raw) {
+  FaExpr *b = faExprStripCasts(raw);
+  const FaExpr *src = NULL;
+  if (!b || b->tensor.ptr || b->kind == FA_EXPR_CONST || b->kind == FA_EXPR_SELECT ||
+      !biasComputable(raw, &src) || !src)
+    return addBias(m, b);
+  if (m->bias)
+    return "more than one bias is added to the scores";
+  m->bias = raw;
+  m->biasSource = src;
+  faExprForEachOp(raw, src, addConstantCallback, m);
+  return NULL;
+}
+
 /* The scores leaf `x` is the score space itself: its dims follow score dims
  * in order, and every score dim it lacks has size 1 (leading unit dims
  * dropped, or a single head: [B, M, N] read as [B, 1, M, N]). */
@@ -1506,7 +1567,7 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       if (scaled)
         return "the bias is added before the scale (the bias would be scaled)";
       FaExpr *before = m->bias;
-      TRY_MATCH(addBias(m, faExprStripCasts(x->ops[1 - si])));
+      TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before)
         TRY_MATCH(checkHalfBias(m, x->type));
       x = x->ops[si];
@@ -2057,7 +2118,8 @@ static const char *matchLse(FaAttentionMatch *m, const FaExpr *x) {
    * must be there already. */
   if (!mlirBlockEqual(mlirOperationGetBlock(root), mlirOperationGetBlock(m->pv)) ||
       !definedBefore(m->q.value, root) || !definedBefore(m->k.value, root) ||
-      !definedBefore(m->v.value, root) || (m->bias && !definedBefore(m->bias->tensor, root)) ||
+      !definedBefore(m->v.value, root) ||
+      (m->bias && !definedBefore((m->biasSource ? m->biasSource : m->bias)->tensor, root)) ||
       (m->kvLen && !definedBefore(m->kvLen->tensor, root)))
     return "the log-sum-exp beside the attention is computed before V, the bias "
            "or the KV length exists";
@@ -2154,7 +2216,7 @@ static const char *planLayout(FaAttentionMatch *m) {
 
 const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
                                 int64_t *shape, bool *direct) {
-  const FaExpr *e = m->bias;
+  const FaExpr *e = m->biasSource ? m->biasSource : m->bias;
   int rank = m->scoreRank;
   *direct = e->rank == 4 && rank == 4;
   for (int k = 0; *direct && k < 4; ++k)

@@ -27,6 +27,9 @@ typedef struct FaAttentionMatch {
   bool kTransposed;         /* k.value is [.., D, N] */
   double scale;
   FaExpr *bias;             /* a leaf in the score space, or NULL */
+  const FaExpr *biasSource; /* where `bias` is computed inside the scores' own
+                               generic (it has no tensor): the one tensor it
+                               reads, at whose shape fusion computes it */
   bool biasIsMask;          /* bias is i1: maskBias where it equals */
   bool maskedValue;         /* maskedValue, 0 elsewhere */
   double maskBias;          /* -inf, or finite (see docs/passes.md) */

@@ -176,6 +176,11 @@ MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
   return buildUnary(rewriter, loc, "arith.select", 3, ops, mlirValueGetType(a), NULL);
 }
 
+MlirValue faBuildElementwise(MlirRewriterBase rewriter, MlirLocation loc, const char *name,
+                             intptr_t n, MlirValue *operands, MlirType type) {
+  return buildUnary(rewriter, loc, name, n, operands, type, NULL);
+}
+
 MlirValue faBuildAddIntConstant(MlirRewriterBase rewriter, MlirLocation loc,
                                 MlirValue v, int64_t c) {
   MlirType type = mlirValueGetType(v);

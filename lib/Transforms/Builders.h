@@ -51,6 +51,11 @@ MlirValue faBuildSplat(MlirRewriterBase rewriter, MlirLocation loc,
                        MlirAttribute value, MlirType type, MlirValue like);
 
 /* select(cond, a, b) elementwise on tensors (arith.select). */
+/* An op `name` of `n` operands and one result of `type` (e.g. arith.mulf on
+ * tensors, which convert-elementwise-to-linalg lowers). */
+MlirValue faBuildElementwise(MlirRewriterBase rewriter, MlirLocation loc, const char *name,
+                             intptr_t n, MlirValue *operands, MlirType type);
+
 MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
                         MlirValue cond, MlirValue a, MlirValue b);
 

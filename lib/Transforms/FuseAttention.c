@@ -98,12 +98,47 @@ static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
                         : faBuildSelect(rw, loc, mask, zero, fill);
 }
 
+/* A bias the source computes inside the scores' own generic from one tensor
+ * (`src`), computed again at that tensor's shape: the same arithmetic in the
+ * same types, as tensor ops (the matcher took only what this emits). */
+static MlirValue buildComputedBias(MlirRewriterBase rw, MlirLocation loc, const FaExpr *e,
+                                   const FaExpr *src) {
+  if (e == src)
+    return src->tensor;
+  MlirType like = mlirValueGetType(src->tensor);
+  intptr_t rank = mlirShapedTypeGetRank(like);
+  int64_t shape[FA_EXPR_MAX_RANK];
+  for (intptr_t d = 0; d < rank; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(like, d);
+  MlirType t = mlirRankedTensorTypeGet(rank, shape, e->type, mlirAttributeGetNull());
+  bool isFloat = mlirTypeIsAFloat(e->type);
+  if (e->kind == FA_EXPR_CONST)
+    return faBuildSplat(rw, loc,
+                        isFloat ? mlirFloatAttrDoubleGet(mlirLocationGetContext(loc), e->type, e->value)
+                                : mlirIntegerAttrGet(e->type, (int64_t)e->value),
+                        t, src->tensor);
+  MlirValue ops[2] = {buildComputedBias(rw, loc, e->ops[0], src), {NULL}};
+  if (e->kind == FA_EXPR_CAST)
+    return faBuildElementwise(rw, loc, mlirTypeIsAFloat(e->ops[0]->type) ? "arith.extf"
+                                                                         : "arith.sitofp",
+                              1, ops, t);
+  if (e->kind == FA_EXPR_NEG)
+    return faBuildElementwise(rw, loc, "arith.negf", 1, ops, t);
+  ops[1] = buildComputedBias(rw, loc, e->ops[1], src);
+  const char *name = e->kind == FA_EXPR_ADD   ? (isFloat ? "arith.addf" : "arith.addi")
+                     : e->kind == FA_EXPR_SUB ? (isFloat ? "arith.subf" : "arith.subi")
+                     : e->kind == FA_EXPR_MUL ? (isFloat ? "arith.mulf" : "arith.muli")
+                                              : "arith.divf";
+  return faBuildElementwise(rw, loc, name, 2, ops, t);
+}
+
 static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
                            const FaAttentionMatch *m) {
   int group[4];
   int64_t shape[4];
   bool direct;
-  MlirValue t = m->bias->tensor;
+  MlirValue t = m->biasSource ? buildComputedBias(rw, loc, m->bias, m->biasSource)
+                              : m->bias->tensor;
   if (!faAttentionBiasPlan(m, group, shape, &direct) && !direct) {
     for (int d = 0; d < 4; ++d)
       shape[d] = orDynamic(shape[d]);

@@ -4,7 +4,9 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-27: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-31: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// RUN: fa-check --split-input-file --binary-arg=3 --int-max=1 %s | FileCheck %s --check-prefix=MASKS
+// MASKS-COUNT-31: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // -----
 
 // 1. An f16 model in SDPA's math form (a timm ViT export): Q, K and V extended
@@ -552,6 +554,183 @@ func.func @gqa_k_repeated_head_major(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8
   %o = linalg.batch_matmul ins(%p, %v3 : tensor<6x5x7xf32>, tensor<6x7x8xf32>) outs(%oz : tensor<6x5x8xf32>) -> tensor<6x5x8xf32>
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 6, 5, 8] : tensor<6x5x8xf32> into tensor<1x6x5x8xf32>
   return %o4 : tensor<1x6x5x8xf32>
+}
+// -----
+
+// 4. HF's additive mask s + (1 - mask) * finfo.min computed inside the scores'
+// own generic (elementwise fusion put it there): the bias is computed again
+// at the mask's shape [B, 1, 1, N] and becomes the bias operand.
+// CHECK-LABEL: func.func @hf_bias_inside(
+// CHECK: %[[ONE:.*]] = tensor.splat %{{.*}} : tensor<2x1x1x8xf32>
+// CHECK: %[[INV:.*]] = arith.subf %[[ONE]], %arg3 : tensor<2x1x1x8xf32>
+// CHECK: %[[MIN:.*]] = tensor.splat %{{.*}} : tensor<2x1x1x8xf32>
+// CHECK: %[[BIAS:.*]] = arith.mulf %[[INV]], %[[MIN]] : tensor<2x1x1x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 2.500000e-01 : f32}
+// CHECK-NOT: linalg.
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+func.func @hf_bias_inside(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %mask: tensor<2x1x1x8xf32>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %min = arith.constant -3.40282347E+38 : f32
+  %c = arith.constant 0.25 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #bj, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x2x3x8xf32>, tensor<2x1x1x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %mk: f32, %o: f32):
+    %sc = arith.mulf %a, %c : f32
+    %inv = arith.subf %one, %mk : f32
+    %bias = arith.mulf %inv, %min : f32
+    %y = arith.addf %sc, %bias : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
+}
+
+// -----
+
+// The same from the integer mask HF takes ([B, N] i64, converted inside).
+// CHECK-LABEL: func.func @hf_int_mask_inside(
+// CHECK: %[[F:.*]] = arith.sitofp %arg3 : tensor<2x8xi64> to tensor<2x8xf32>
+// CHECK: %[[INV:.*]] = arith.subf %{{.*}}, %[[F]] : tensor<2x8xf32>
+// CHECK: %[[B:.*]] = arith.mulf %[[INV]], %{{.*}} : tensor<2x8xf32>
+// CHECK: %[[B4:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2, 3]] output_shape [2, 1, 1, 8]
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[B4]])
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @hf_int_mask_inside(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %mask: tensor<2x8xi64>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %min = arith.constant -3.40282347E+38 : f32
+  %c = arith.constant 0.25 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #bj, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x2x3x8xf32>, tensor<2x8xi64>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %mi: i64, %o: f32):
+    %mk = arith.sitofp %mi : i64 to f32
+    %sc = arith.mulf %a, %c : f32
+    %inv = arith.subf %one, %mk : f32
+    %bias = arith.mulf %inv, %min : f32
+    %y = arith.addf %sc, %bias : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
+}
+
+// -----
+
+// Near miss: the same bias added before the scale (the op would not scale it):
+// refused.
+// CHECK-LABEL: func.func @hf_bias_before_scale(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: the bias is added before the scale (the bias would be scaled)
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+func.func @hf_bias_before_scale(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %mask: tensor<2x1x1x8xf32>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %min = arith.constant -3.40282347E+38 : f32
+  %c = arith.constant 0.25 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #bj, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x2x3x8xf32>, tensor<2x1x1x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %mk: f32, %o: f32):
+    %inv = arith.subf %one, %mk : f32
+    %bias = arith.mulf %inv, %min : f32
+    %sb = arith.addf %a, %bias : f32
+    %y = arith.mulf %sb, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
+}
+
+// -----
+
+// Near miss: (1 - mask) * s, a "bias" computed from the scores themselves:
+// refused.
+// CHECK-LABEL: func.func @bias_of_scores(
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: the scores are added to themselves
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bj = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
+func.func @bias_of_scores(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %mask: tensor<2x1x1x8xf32>) -> tensor<2x2x3x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %min = arith.constant -3.40282347E+38 : f32
+  %c = arith.constant 0.25 : f32
+  %s0 = tensor.empty() : tensor<2x2x3x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #bj, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x2x3x8xf32>, tensor<2x1x1x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) {
+  ^bb0(%a: f32, %mk: f32, %o: f32):
+    %sc = arith.mulf %a, %c : f32
+    %inv = arith.subf %one, %mk : f32
+    %bias = arith.mulf %inv, %a : f32
+    %y = arith.addf %sc, %bias : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x3x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x3x8xf32>) outs(%s0 : tensor<2x2x3x8xf32>) -> tensor<2x2x3x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x3x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x3x16xf32>) -> tensor<2x2x3x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x3x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x3x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x3x16xf32>
+  return %o : tensor<2x2x3x16xf32>
 }
 // -----
 
