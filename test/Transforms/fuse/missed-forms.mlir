@@ -1,13 +1,14 @@
 // Valid attention forms that were refused (issue 35, "Also missed"), each fused
-// and checked against the unfused source lowered by upstream MLIR, and beside
-// each the near-miss whose math differs, refused (docs/passes.md, the matcher).
+// and checked against the unfused source lowered by upstream MLIR (fa-check:
+// random inputs, then float argument 3 as a 0/1 mask and integers in 0..1, the
+// masks HF passes), and beside each a near miss whose math differs, refused
+// (docs/passes.md, the matcher).
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
 // AGREE-COUNT-31: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // RUN: fa-check --split-input-file --binary-arg=3 --int-max=1 %s | FileCheck %s --check-prefix=MASKS
 // MASKS-COUNT-31: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
-// -----
 
 // 1. An f16 model in SDPA's math form (a timm ViT export): Q, K and V extended
 // to f32 before the GEMMs, V [B, S, H, D] transposed to [B, H, S, D] after its
