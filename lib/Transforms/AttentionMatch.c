@@ -1463,7 +1463,9 @@ static bool biasComputable(const FaExpr *e, const FaExpr **src) {
   }
   MlirType from = e->ops[0] ? e->ops[0]->type : (MlirType){NULL};
   switch (e->kind) {
-  case FA_EXPR_CONST: return mlirTypeIsAFloat(e->type) || mlirTypeIsAInteger(e->type);
+  case FA_EXPR_CONST: /* integers as the double the tree holds: exact to 2^53 */
+    return mlirTypeIsAFloat(e->type) ||
+           (mlirTypeIsAInteger(e->type) && fabs(e->value) <= 9007199254740992.0);
   case FA_EXPR_ADD:
   case FA_EXPR_SUB:
   case FA_EXPR_MUL:
