@@ -1259,6 +1259,30 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
   return NULL;
 }
 
+/* The narrower (fewer significand bits) of two float types; `b` may be null. */
+static MlirType narrower(MlirType a, MlirType b) {
+  return b.ptr && floatPrecision(b) < floatPrecision(a) ? b : a;
+}
+
+/* Roundings on the way from here to the softmax (a cast chain the walk
+ * strips): the narrowest type the scores are rounded to after this point. */
+static void noteRoundings(FaAttentionMatch *m, const FaExpr *e) {
+  for (; e && e->kind == FA_EXPR_CAST; e = e->ops[0])
+    if (floatPrecision(e->type))
+      m->roundedTo = m->roundedTo.ptr ? narrower(m->roundedTo, e->type) : e->type;
+}
+
+/* A replacing fill as the softmax sees it: rounded to the narrowest type the
+ * scores pass through after the select, where a fill past that type's range
+ * becomes -inf (the lowest f32 rounded to f16 is -inf: an exact mask). */
+static MaskFill roundedFill(const FaAttentionMatch *m, double fill, MlirType selType) {
+  MlirType t = m->roundedTo.ptr ? narrower(selType, m->roundedTo) : selType;
+  int p = floatPrecision(t), emax = mlirTypeIsAF16(t) ? 15 : mlirTypeIsAF64(t) ? 1023 : 127;
+  if (p && fill <= -ldexp(2.0 - ldexp(1.0, -p), emax))
+    fill = -INFINITY; /* rounds to -inf (ties away from the largest value) */
+  return (MaskFill){fill, true, t};
+}
+
 static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next) {
   double fa, fb;
   bool aMask = maskConst(sel->ops[1], m->scale, &fa);
@@ -1267,7 +1291,7 @@ static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next
     return "a select on the scores does not pick between the scores and -inf "
            "or a finite fill of at most -1e4";
   *next = aMask ? sel->ops[2] : sel->ops[1];
-  return causalFromCondition(m, sel->ops[0], aMask, (MaskFill){aMask ? fa : fb, true, sel->type});
+  return causalFromCondition(m, sel->ops[0], aMask, roundedFill(m, aMask ? fa : fb, sel->type));
 }
 
 /* A finite fill read as a mask is exact only where it masks alone: with
@@ -1534,6 +1558,7 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
   for (;;) {
     if (!castsKeepPrecision(x))
       return "the scores are cast to a type other than f16, bf16, f32 or f64";
+    noteRoundings(m, x);
     x = faExprStripCasts(x);
     if (!x)
       return m->exprs.error ? m->exprs.error : "the scores could not be read";
@@ -1571,7 +1596,7 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       FaExpr *before = m->bias;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before)
-        TRY_MATCH(checkHalfBias(m, x->type));
+        TRY_MATCH(checkHalfBias(m, narrower(x->type, m->roundedTo)));
       x = x->ops[si];
       break;
     }

@@ -40,6 +40,9 @@ typedef struct FaAttentionMatch {
                                fills' types prove (0: none), scaled */
   bool fillAdded;           /* one is added to the scores (not replacing them) */
   bool biasAfterFill;       /* the bias is added after a finite fill */
+  MlirType roundedTo;       /* the narrowest float type the scores are rounded
+                               to between the point the walk reached and the
+                               softmax (null: none) */
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

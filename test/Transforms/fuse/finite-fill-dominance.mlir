@@ -5,11 +5,14 @@
 // weight in the source: refused. A bias added in f16 may saturate (f16's lowest
 // added to f16 scores makes every score of a masked row -65504, so the row
 // averages V) while the op adds in f32: refused unless fusion bounds it within
-// +-64; a small constant bias fuses and agrees.
+// +-64; a small constant bias fuses and agrees. Roundings after the mask count
+// as the softmax sees the scores: the lowest f32 rounded to f16 is -inf (an
+// exact mask: fully masked rows are NaN in the source, exempt), and a bias
+// added in f32 but rounded to f16 before the softmax is an f16 sum.
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-3: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-5: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @causal_fill_1e4_then_steep_bias
 // CHECK-NOT: fa.gridwise_attention
@@ -94,4 +97,90 @@ func.func @f16_add_small_bias(%q: tensor<8x4xf16>, %kt: tensor<4x8xf16>, %v: ten
   %p = linalg.softmax dimension(1) ins(%sm : tensor<8x8xf16>) outs(%s0 : tensor<8x8xf16>) -> tensor<8x8xf16>
   %o = linalg.matmul ins(%p, %v : tensor<8x8xf16>, tensor<8x4xf16>) outs(%oz : tensor<8x4xf16>) -> tensor<8x4xf16>
   return %o : tensor<8x4xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @lowest_rounded_to_f16
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: "fa.gridwise_attention"
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @lowest_rounded_to_f16(%q: tensor<1x1x2x4xf32>, %k: tensor<1x1x3x4xf32>, %v: tensor<1x1x3x4xf32>, %pad: tensor<1x3xi1>) -> tensor<1x1x2x4xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e2 = tensor.empty() : tensor<1x1x2x3xf32>
+  %f3 = linalg.fill ins(%c1 : f32) outs(%e2 : tensor<1x1x2x3xf32>) -> tensor<1x1x2x3xf32>
+  %g9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x1x2x4xf32>, tensor<1x1x3x4xf32>) outs(%f3 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a4: f32, %a5: f32, %a6: f32):
+    %b7 = arith.mulf %a4, %a5 : f32
+    %b8 = arith.addf %a6, %b7 : f32
+    linalg.yield %b8 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e10 = tensor.empty() : tensor<1x1x2x3xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g9, %pad : tensor<1x1x2x3xf32>, tensor<1x3xi1>) outs(%e10 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a11: f32, %a12: i1, %a13: f32):
+    %k14 = arith.constant -3.40282347E+38 : f32
+    %b15 = arith.select %a12, %k14, %a11 : f32
+    linalg.yield %b15 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e17 = tensor.empty() : tensor<1x1x2x3xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g16 : tensor<1x1x2x3xf32>) outs(%e17 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a18: f32, %a19: f32):
+    %b20 = arith.truncf %a18 : f32 to f16
+    %b21 = arith.extf %b20 : f16 to f32
+    linalg.yield %b21 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e23 = tensor.empty() : tensor<1x1x2x3xf32>
+  %p24 = linalg.softmax dimension(3) ins(%g22 : tensor<1x1x2x3xf32>) outs(%e23 : tensor<1x1x2x3xf32>) -> tensor<1x1x2x3xf32>
+  %c25 = arith.constant 0.000000000e+00 : f32
+  %e26 = tensor.empty() : tensor<1x1x2x4xf32>
+  %f27 = linalg.fill ins(%c25 : f32) outs(%e26 : tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
+  %g33 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p24, %v : tensor<1x1x2x3xf32>, tensor<1x1x3x4xf32>) outs(%f27 : tensor<1x1x2x4xf32>) {
+  ^bb0(%a28: f32, %a29: f32, %a30: f32):
+    %b31 = arith.mulf %a28, %a29 : f32
+    %b32 = arith.addf %a30, %b31 : f32
+    linalg.yield %b32 : f32
+  } -> tensor<1x1x2x4xf32>
+  return %g33 : tensor<1x1x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bias_rounded_to_f16
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a bias or fill is added to the scores in f16/bf16 and may be large
+func.func @bias_rounded_to_f16(%q: tensor<1x1x2x4xf32>, %k: tensor<1x1x3x4xf32>, %v: tensor<1x1x3x4xf32>, %bias: tensor<1x3xf32>) -> tensor<1x1x2x4xf32> {
+  %c1 = arith.constant 0.000000000e+00 : f32
+  %e2 = tensor.empty() : tensor<1x1x2x3xf32>
+  %f3 = linalg.fill ins(%c1 : f32) outs(%e2 : tensor<1x1x2x3xf32>) -> tensor<1x1x2x3xf32>
+  %g9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x1x2x4xf32>, tensor<1x1x3x4xf32>) outs(%f3 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a4: f32, %a5: f32, %a6: f32):
+    %b7 = arith.mulf %a4, %a5 : f32
+    %b8 = arith.addf %a6, %b7 : f32
+    linalg.yield %b8 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e10 = tensor.empty() : tensor<1x1x2x3xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g9, %bias : tensor<1x1x2x3xf32>, tensor<1x3xf32>) outs(%e10 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a11: f32, %a12: f32, %a13: f32):
+    %b15 = arith.addf %a11, %a12 : f32
+    linalg.yield %b15 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e17 = tensor.empty() : tensor<1x1x2x3xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g16 : tensor<1x1x2x3xf32>) outs(%e17 : tensor<1x1x2x3xf32>) {
+  ^bb0(%a18: f32, %a19: f32):
+    %b20 = arith.truncf %a18 : f32 to f16
+    %b21 = arith.extf %b20 : f16 to f32
+    linalg.yield %b21 : f32
+  } -> tensor<1x1x2x3xf32>
+  %e23 = tensor.empty() : tensor<1x1x2x3xf32>
+  %p24 = linalg.softmax dimension(3) ins(%g22 : tensor<1x1x2x3xf32>) outs(%e23 : tensor<1x1x2x3xf32>) -> tensor<1x1x2x3xf32>
+  %c25 = arith.constant 0.000000000e+00 : f32
+  %e26 = tensor.empty() : tensor<1x1x2x4xf32>
+  %f27 = linalg.fill ins(%c25 : f32) outs(%e26 : tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
+  %g33 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p24, %v : tensor<1x1x2x3xf32>, tensor<1x1x3x4xf32>) outs(%f27 : tensor<1x1x2x4xf32>) {
+  ^bb0(%a28: f32, %a29: f32, %a30: f32):
+    %b31 = arith.mulf %a28, %a29 : f32
+    %b32 = arith.addf %a30, %b31 : f32
+    linalg.yield %b32 : f32
+  } -> tensor<1x1x2x4xf32>
+  return %g33 : tensor<1x1x2x4xf32>
 }
