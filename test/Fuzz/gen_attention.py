@@ -1396,27 +1396,20 @@ def causal_step(fn, c, s, rank, sd, et, fillc, sel):
                 return v
             return b.op("arith.addi %s, %s : %s" % (v, b.const(k, it), it))
         form = c["form"]
-        keep = False
-        if form == "sgt":
-            pred, lhs, rhs = "sgt", j, add(i, off)
-        elif form == "sge":
-            pred, lhs, rhs = "sge", j, add(i, off + 1)
-        elif form == "slt":
-            pred, lhs, rhs = "slt", add(i, off), j
-        elif form == "sle_keep":
-            pred, lhs, rhs, keep = "sle", j, add(i, off), True
-        elif form == "ugt":
-            pred, lhs, rhs = "ugt", j, add(i, off)
-        elif form == "uge":
-            pred, lhs, rhs = "uge", j, add(i, off + 1)
-        elif form == "ult_swap":
-            pred, lhs, rhs = "ult", add(i, off), j
+        keep = form == "sle_keep"
+        # form -> (predicate, lhs, rhs), each side "j", "i+off" or "i+off+1"
+        table = {"sgt": ("sgt", "j", "i+off"), "sge": ("sge", "j", "i+off+1"),
+                 "slt": ("slt", "i+off", "j"), "sle_keep": ("sle", "j", "i+off"),
+                 "ugt": ("ugt", "j", "i+off"), "uge": ("uge", "j", "i+off+1"),
+                 "ult_swap": ("ult", "i+off", "j"), "anti": ("slt", "j", "i+off")}
+        side = {"j": lambda: j, "i+off": lambda: add(i, off), "i+off+1": lambda: add(i, off + 1)}
+        if form in table:
+            pred, l, r = table[form]
+            lhs, rhs = side[l](), side[r]()
         elif form == "subj":
             jj = j if off == 0 else b.op("arith.subi %s, %s : %s" % (j, b.const(wrap_int(off, it),
                                                                                 it), it))
             pred, lhs, rhs = "sgt", jj, i
-        elif form == "anti":
-            pred, lhs, rhs = "slt", j, add(i, off)
         else:
             raise ValueError(form)
         cnd = b.op("arith.cmpi %s, %s, %s : %s" % (pred, lhs, rhs, it))
