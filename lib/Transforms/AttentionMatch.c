@@ -2063,6 +2063,34 @@ static bool rowsMayBeFullyMasked(FaAttentionMatch *m) {
          (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r)));
 }
 
+/* Every value of bias `e` is -inf or at least `limit`: a select of two such
+ * constants (an additive mask), or a range fusion bounds. */
+static bool biasWithin(FaAttentionMatch *m, const FaExpr *e, double limit) {
+  e = faExprStripCasts(e);
+  Range r;
+  if (e && e->kind == FA_EXPR_SELECT) {
+    bool ok = true;
+    for (int i = 1; i < 3; ++i) {
+      const FaExpr *c = faExprStripCasts(e->ops[i]);
+      ok &= c && c->kind == FA_EXPR_CONST && (c->value == -INFINITY || c->value >= limit);
+    }
+    if (ok)
+      return true;
+  }
+  MlirAttribute dense = e && e->tensor.ptr
+                            ? faConstantOpGetElements(faValueGetDefiningOp(e->tensor))
+                            : (MlirAttribute){NULL};
+  if (!mlirAttributeIsNull(dense) && mlirAttributeIsAElements(dense)) {
+    for (int64_t i = 0, n = mlirElementsAttrGetNumElements(dense); i < n; ++i) {
+      double x = faDenseElementGet(dense, (intptr_t)i);
+      if (!(x == -INFINITY || x >= limit))
+        return false;
+    }
+    return true;
+  }
+  return rangeOfExpr(m, e, m->scores, 0, &r) && r.lo >= limit;
+}
+
 /* The op's lse of a row with no visible key is -inf. The source's is that
  * only with PyTorch's guard (`guarded`): unguarded, log(sum(exp(x - max))) +
  * max is NaN there (-inf - -inf); with a finite fill it is fill + log(N).
@@ -2076,6 +2104,13 @@ static const char *checkLseMaskedRows(FaAttentionMatch *m, bool guarded) {
   if (!guarded)
     return "the log-sum-exp beside the attention is unguarded: NaN on fully masked rows "
            "in the source, -inf in the op (torch.logsumexp's guard of the max fuses)";
+  /* The op's bias domain ends at -FLT_MAX / log2(e) (docs/dialect.md): the lse
+   * of a row whose every key carries a bias below it would be the clamp's. */
+  double limit = -FLT_MAX / M_LOG2E;
+  if (m->bias && (m->biasIsMask ? m->maskBias < limit && !isinf(m->maskBias)
+                                : !biasWithin(m, m->bias, limit)))
+    return "the log-sum-exp beside the attention would see a bias below -2.36e38 on rows "
+           "it masks entirely (the op's bias domain clamps there)";
   return NULL;
 }
 
