@@ -1277,8 +1277,8 @@ static void noteRoundings(FaAttentionMatch *m, const FaExpr *e) {
  * becomes -inf (the lowest f32 rounded to f16 is -inf: an exact mask). */
 static MaskFill roundedFill(const FaAttentionMatch *m, double fill, MlirType selType) {
   MlirType t = m->roundedTo.ptr ? narrower(selType, m->roundedTo) : selType;
-  int p = floatPrecision(t), emax = mlirTypeIsAF16(t) ? 15 : mlirTypeIsAF64(t) ? 1023 : 127;
-  if (p && fill <= -ldexp(2.0 - ldexp(1.0, -p), emax))
+  double step, lowest = lowestOf(t, &step);
+  if (step > 0 && fill <= lowest - step / 2)
     fill = -INFINITY; /* rounds to -inf (ties away from the largest value) */
   return (MaskFill){fill, true, t};
 }
