@@ -10,7 +10,7 @@
 # pipelines at cpu, sm_80, sm_90, sm_90a and gfx942. Output and diagnostics
 # are both hashed, with the exit status.
 set -uo pipefail
-opt=$1 dir=$2
+opt=$(realpath "$1") dir=$2
 hash() { # name, then fa-opt arguments
   local name=$1; shift
   local sum

@@ -20,11 +20,11 @@ for i, chunk in enumerate(re.split(r"^// -----.*$", text, flags=re.M)):
 PY
 }
 T=$OUT/src && mkdir -p $T
-for f in test/Transforms/fuse/linalg-named.mlir test/Transforms/fuse/spellings.mlir \
-         test/Transforms/fuse/masks.mlir test/Transforms/fuse/half-precision.mlir \
+for f in test/Fusion/linalg-named.mlir test/Fusion/spellings.mlir \
+         test/Fusion/masks.mlir test/Fusion/half-precision.mlir \
          test/Integration/Inputs/split-keys.mlir \
          test/Integration/Inputs/hopper.mlir test/Integration/Inputs/bshd.mlir \
-         test/Transforms/fuse/layouts.mlir; do split $f $T/$(basename $f .mlir); done
+         test/Fusion/layouts.mlir; do split $f $T/$(basename $f .mlir); done
 cp examples/attention_*.mlir $T/
 for m in bert_layer gpt2_block llama_block; do
   cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir

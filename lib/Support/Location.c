@@ -1,5 +1,5 @@
 /* Reading file:line:col out of MLIR locations. */
-#include "Location.h"
+#include "Support/Location.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* A growable string (lib/Support/Text.h). */
-#include "Text.h"
+#include "Support/Text.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,10 +6,10 @@
  * not be compiled or run. */
 #include "fa-c/Check.h"
 
-#include "Tools.h"
-#include "Tensors.h"
+#include "Tools/Tools.h"
+#include "Tools/Tensors.h"
 
-#include "../Transforms/IRText.h"
+#include "Support/IRText.h"
 
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"

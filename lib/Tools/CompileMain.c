@@ -7,8 +7,8 @@
  * libmlir_c_runner_utils (CPU). */
 #include "fa-c/Compile.h"
 
-#include "Tools.h"
-#include "../Transforms/Lowering.h"
+#include "Tools/Tools.h"
+#include "Lowering/Lowering.h"
 
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"

@@ -2,11 +2,11 @@
  * the source line, or checked against expected-{error,warning,note,remark}
  * comments (@+N, @-N, @N, @above, @below, @unknown; {{regex}} in messages)
  * as mlir-opt --verify-diagnostics does. */
-#include "Tools.h"
+#include "Tools/Tools.h"
 
-#include "../Support/Location.h"
-#include "../Support/Strings.h"
-#include "../Support/Text.h"
+#include "Support/Location.h"
+#include "Support/Strings.h"
+#include "Support/Text.h"
 
 #include <regex.h>
 #include <stdlib.h>

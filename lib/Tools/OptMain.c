@@ -4,8 +4,8 @@
  * mlir-opt. Every failure is a located diagnostic and exit status 1. */
 #include "fa-c/OptMain.h"
 
-#include "Tools.h"
-#include "../Support/Text.h"
+#include "Tools/Tools.h"
+#include "Support/Text.h"
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
 

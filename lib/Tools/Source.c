@@ -1,5 +1,5 @@
 /* Reading input buffers and splitting them for --split-input-file. */
-#include "Tools.h"
+#include "Tools/Tools.h"
 
 #include <errno.h>
 #include <stdlib.h>

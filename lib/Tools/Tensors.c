@@ -1,5 +1,5 @@
 /* Tensors, random inputs and comparison shared by fa-check and fa-run. */
-#include "Tensors.h"
+#include "Tools/Tensors.h"
 
 #include <errno.h>
 #include <math.h>

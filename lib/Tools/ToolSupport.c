@@ -1,10 +1,10 @@
 /* What the fa-check and fa-compile drivers share: a context with every
  * dialect, translation and pass registered and the fa dialect loaded, set
  * up around a tool's body, and running a textual pipeline on a module. */
-#include "Tools.h"
-#include "Tensors.h"
+#include "Tools/Tools.h"
+#include "Tools/Tensors.h"
 
-#include "../Transforms/IRText.h"
+#include "Support/IRText.h"
 
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"

@@ -48,7 +48,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CORPUS_GLOBS = ["test/Transforms/fuse/*.mlir", "examples/*.mlir", "test/Models/*.mlir"]
+CORPUS_GLOBS = ["test/Fusion/*.mlir", "examples/*.mlir", "test/Models/*.mlir"]
 
 # --- corpus ------------------------------------------------------------------
 

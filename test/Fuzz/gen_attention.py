@@ -1860,7 +1860,7 @@ RTOL = {"f32": 2e-3, "f16": 2e-2, "bf16": 1.5e-1}   # fa-check's per-type tolera
 def elided_rounding_tol(s):
     """Fusion elides roundings of the scores and of P to f16/bf16 (docs/passes.md: the op
     keeps the scores in f32, so its softmax is more precise than the source's by at most
-    the half type's rounding; test/Transforms/fuse/half-precision.mlir: the source's
+    the half type's rounding; test/Fusion/half-precision.mlir: the source's
     rounding of P moves an f32 output past f32's tolerance). Such a source is only as
     accurate as the half type it rounds to, so fa-check compares it with that type's
     tolerance (--tol-scale) where its output is of a more precise type. NaN and

@@ -1,6 +1,6 @@
 // fa-check on hand-written fa ops (no unfused source): the reference is each
 // op's naive element-wise decomposition (fa-decompose-attention,
-// lib/Transforms/reference_attention.mlir) lowered by upstream passes; the
+// lib/Reference/reference_attention.mlir) lowered by upstream passes; the
 // candidate is our CPU lowering. Every feature of the op: GQA / MQA, Dv != D,
 // bias, kv_len per batch and per head (lengths drawn from [0, dim]: rows with
 // no key, O = 0 and lse = -inf), causal offsets of both signs (negative:
@@ -12,10 +12,10 @@
 // RUN: not fa-check --split-input-file --tol-scale=0 %s | FileCheck %s --check-prefix=EXACT
 // EXACT: f32_mqa_negative_offset: output 0 {{.*}}  MISMATCH
 // The reference agrees with the unfused sources of the fusion tests too.
-// RUN: fa-check --split-input-file --pipeline="fa-fuse-attention,fa-decompose-attention,fa-upstream-to-cpu" %S/../Transforms/fuse/masks.mlir | FileCheck %s --check-prefix=SOURCE
+// RUN: fa-check --split-input-file --pipeline="fa-fuse-attention,fa-decompose-attention,fa-upstream-to-cpu" %S/../Fusion/masks.mlir | FileCheck %s --check-prefix=SOURCE
 // SOURCE-COUNT-6: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // ... and with those of the layout folds ([B, S, H, D] tensors).
-// RUN: fa-check --split-input-file --pipeline="fa-fuse-attention,fa-decompose-attention,fa-upstream-to-cpu" %S/../Transforms/fuse/layouts.mlir | FileCheck %s --check-prefix=LAYOUTS
+// RUN: fa-check --split-input-file --pipeline="fa-fuse-attention,fa-decompose-attention,fa-upstream-to-cpu" %S/../Fusion/layouts.mlir | FileCheck %s --check-prefix=LAYOUTS
 // LAYOUTS-COUNT-11: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @gqa_bias_kvlen_causal_lse(

@@ -7,7 +7,7 @@
  * its own name; every CHECK below fails if that rule changes.
  */
 // RUN: fa-unit-compare 2>&1 | FileCheck %s
-#include "Tensors.h"
+#include "Tools/Tensors.h"
 
 #include <math.h>
 #include <stdio.h>

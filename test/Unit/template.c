@@ -1,10 +1,10 @@
-/* The kernel template engine (lib/Transforms/Template.c): {{NAME}}
+/* The kernel template engine (lib/Support/Template.c): {{NAME}}
  * variables, //#if / //#if ! / //#else / //#endif on flags, //#include of another
  * embedded template by its file's name, and the errors that name what is
  * missing (an unset variable, an unknown //#include).
  */
 // RUN: fa-unit-template 2>&1 | FileCheck %s
-#include "Template.h"
+#include "Support/Template.h"
 
 #include <stdio.h>
 

@@ -24,7 +24,7 @@
  * reference (a NaN fails); exit
  * status 1 when a check fails, 2 on bad usage or a GPU runtime error.
  * Needs no MLIR; links libfa_rt_cuda. */
-#include "Tensors.h"
+#include "Tools/Tensors.h"
 
 #include "fa-c/Runtime.h"
 

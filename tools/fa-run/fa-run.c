@@ -6,7 +6,7 @@
  * (_fa_signature_NAME). Needs no MLIR: it runs where only the GPU driver
  * is. Exit 0: all agree; 1: an output disagrees; 2: could not run (bad
  * files, a manifest that does not match the library, GPU runtime failure). */
-#include "Tensors.h"
+#include "Tools/Tensors.h"
 
 #include <dlfcn.h>
 #include <errno.h>

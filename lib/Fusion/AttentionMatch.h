@@ -1,0 +1,82 @@
+/* Internal: recognizes one attention chain (gemm-softmax-gemm in linalg or
+ * TOSA) ending in a P*V contraction, without changing the IR. */
+#ifndef FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
+#define FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
+
+#include "Fusion/AttentionExpr.h"
+
+#define FA_MATCH_MAX_OPS 96
+
+/* Q, K or V as found under its layout ops. */
+typedef struct FaAttentionInput {
+  MlirValue value;    /* rank 2, 3 or 4: [.., rows, cols] */
+  int64_t groups;     /* K, V: GQA broadcast folded away (1 = none) */
+  /* Null, or the f16/bf16 [B, S, H, D] tensor that `value` (rank 4) is the
+   * extension of, transposed after it to [B, H, S, D] (K^T: [B, H, D, S]):
+   * the op reads it in place (*_bshd) where Q, K and V would otherwise
+   * differ in element type. */
+  MlirValue narrow;
+  MlirOperation transpose; /* the transpose making `value`, with `narrow` */
+} FaAttentionInput;
+
+typedef struct FaAttentionMatch {
+  MlirOperation pv;         /* the P*V contraction */
+  MlirOperation qk;         /* the Q*K^T contraction */
+  MlirOperation root;       /* the op whose result the fused op replaces */
+  FaAttentionInput q, k, v;
+  bool kTransposed;         /* k.value is [.., D, N] */
+  double scale;
+  FaExpr *bias;             /* a leaf in the score space, or NULL */
+  const FaExpr *biasSource; /* where `bias` is computed inside the scores' own
+                               generic (it has no tensor): the one tensor it
+                               reads, at whose shape fusion computes it */
+  bool biasIsMask;          /* bias is i1: maskBias where it equals */
+  bool maskedValue;         /* maskedValue, 0 elsewhere */
+  double maskBias;          /* -inf, or finite (see docs/passes.md) */
+  bool finiteMask;          /* a finite fill was read as a causal or boolean
+                               mask: it must be the only mask, and dominate */
+  double fillMax;           /* the largest such fill, times the scales after it */
+  double fillTieGap;        /* the least gap below visible scores that the
+                               fills' types prove (0: none), scaled */
+  bool fillAdded;           /* one is added to the scores (not replacing them) */
+  bool biasAfterFill;       /* the bias is added after a finite fill */
+  MlirType roundedTo;       /* the narrowest float type the scores are rounded
+                               to between the point the walk reached and the
+                               softmax (null: none) */
+  bool causal;
+  int64_t causalOffset;
+  const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */
+  int64_t kvLenAdjust;      /* masked; NULL if there is no KV-length mask */
+  bool kvLenPerHead;        /* kvLen varies with the (query) head too: [B, H] */
+  MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
+                               the attention (replaced by the op's lse), or null */
+  int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
+  int scoreRank;            /* rank of the score space */
+  MlirValue scores;         /* a tensor of the score space (for its shape) */
+  /* Every op of the chain from the scores to P*V: all of their users must be
+   * in the chain, and they die with it. */
+  MlirOperation chain[FA_MATCH_MAX_OPS];
+  int numChain;
+  /* Layout ops around Q, K, V and the accumulators; erased if they die. */
+  MlirOperation maybeDead[FA_MATCH_MAX_OPS];
+  int numMaybeDead;
+  FaExprBuilder exprs; /* owns `bias` */
+} FaAttentionMatch;
+
+/* Ops that may be a contraction of an attention chain (named matmuls,
+ * linalg.generic, tosa.matmul): the pass's candidates. */
+bool faOpIsContractionCandidate(MlirOperation op);
+
+/* If `op` is the P*V contraction of an attention chain, fills `m` and returns
+ * NULL; otherwise returns why not. `*isCandidate` says whether `op`'s left
+ * operand is a softmax at all (refusals of other contractions are not worth
+ * explaining). */
+const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
+                             bool *isCandidate);
+
+/* How the bias leaf of `m` becomes a rank-4 operand: as it is (`direct`), or
+ * expanded to `shape` with `group[d]` the bias dim of each new dim. */
+const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
+                                int64_t *shape, bool *direct);
+
+#endif

@@ -1,0 +1,491 @@
+/* fa-fuse-attention: finds gemm-softmax-gemm chains and rewrites each into one
+ * fa.gridwise_attention.
+ *
+ * Structure: faAttentionMatch (AttentionMatch.c) is a pure matcher that
+ * either describes a chain or returns the reason it refused. The pass walks
+ * the IR once to collect the candidates (every contraction), reports refusals
+ * of those whose left operand is a softmax when asked to explain, and rewrites
+ * each match with an IRRewriter. (Not the greedy driver: through the C API it
+ * runs on a whole region and also folds and erases unrelated dead ops, and
+ * the rest of the module must stay as it was.) */
+#include "Fusion/AttentionMatch.h"
+#include "Support/Builders.h"
+#include "Support/IRText.h"
+#include "Support/PassSupport.h"
+#include "Registry/Passes.h"
+#include "Fusion/Transpose.h"
+
+#include "fa-c/Dialect.h"
+
+#include "Support/Location.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- rewrite --------------------------------------------------------------- */
+
+/* Producers that may die with a chain (besides the chain itself). */
+static const char *const kDeadOps[] = {
+    "tensor.empty",          "linalg.fill",         "arith.constant",
+    "tosa.const",            "tosa.const_shape",    "tensor.collapse_shape", "tensor.expand_shape",
+    "tosa.reshape",          "linalg.transpose",    "tosa.transpose",        "tensor.dim",
+    "linalg.broadcast",      "tosa.tile",           NULL};
+
+static MlirType withShape(MlirType like, intptr_t rank, const int64_t *shape) {
+  return mlirRankedTensorTypeGet(rank, shape, mlirShapedTypeGetElementType(like),
+                                 mlirAttributeGetNull());
+}
+
+static int64_t sizeOf(MlirValue v, intptr_t d) {
+  MlirType t = mlirValueGetType(v);
+  return mlirShapedTypeIsDynamicDim(t, d) ? mlirShapedTypeGetDynamicSize()
+                                          : mlirShapedTypeGetDimSize(t, d);
+}
+
+static int64_t orDynamic(int64_t n) { return n < 0 ? mlirShapedTypeGetDynamicSize() : n; }
+
+/* How a rank-2 or rank-3 [.., X, Y] maps onto [B, H, X, Y]: the low dim of
+ * each of the four dims. */
+static const int kToRank4[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 2}};
+
+/* [.., X, Y] of rank 2 or 3 as [b, h, X, Y]; rank 4 as it is. */
+static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
+                           int64_t b, int64_t h) {
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  if (rank == 4)
+    return v;
+  int64_t shape[4] = {orDynamic(b), orDynamic(h), sizeOf(v, rank - 2),
+                      sizeOf(v, rank - 1)};
+  return faBuildExpandShape(rw, loc, v, withShape(mlirValueGetType(v), 4, shape),
+                            kToRank4[rank - 2]);
+}
+
+/* `v` collapsed by `group` to `like`'s rank (each dim the product of its
+ * group, dynamic if one of them is), then cast to `like` where a static dim
+ * of one is dynamic in the other. */
+static MlirValue collapseTo(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
+                            MlirType like, const int *group) {
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  intptr_t lowRank = mlirShapedTypeGetRank(like);
+  int64_t shape[4] = {1, 1, 1, 1};
+  for (intptr_t d = 0; d < rank; ++d) {
+    int64_t s = sizeOf(v, d), *g = &shape[group[d]];
+    bool dynamic = mlirShapedTypeIsDynamicSize(s) || mlirShapedTypeIsDynamicSize(*g);
+    *g = dynamic ? mlirShapedTypeGetDynamicSize() : *g * s;
+  }
+  MlirValue low = faBuildCollapseShape(rw, loc, v, withShape(like, lowRank, shape), group);
+  return faBuildCastTo(rw, loc, low, like);
+}
+
+/* A boolean mask as an additive f32 bias: select(mask, maskBias, 0) (or the
+ * other way round); maskBias is -inf or a finite fill. */
+static MlirValue buildMaskBias(MlirRewriterBase rw, MlirLocation loc,
+                               const FaAttentionMatch *m, MlirValue mask) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType f32 = mlirF32TypeGet(ctx);
+  MlirType type = mlirRankedTensorTypeGet(
+      4, (int64_t[4]){sizeOf(mask, 0), sizeOf(mask, 1), sizeOf(mask, 2), sizeOf(mask, 3)},
+      f32, mlirAttributeGetNull());
+  MlirValue zero = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, 0.0), type, mask);
+  MlirValue fill = faBuildSplat(rw, loc, mlirFloatAttrDoubleGet(ctx, f32, m->maskBias), type, mask);
+  return m->maskedValue ? faBuildSelect(rw, loc, mask, fill, zero)
+                        : faBuildSelect(rw, loc, mask, zero, fill);
+}
+
+/* A bias the source computes inside the scores' own generic from one tensor
+ * (`src`), computed again at that tensor's shape: the same arithmetic in the
+ * same types, as tensor ops (the matcher took only what this emits). */
+static MlirValue buildComputedBias(MlirRewriterBase rw, MlirLocation loc, const FaExpr *e,
+                                   const FaExpr *src) {
+  if (e == src)
+    return src->tensor;
+  MlirType like = mlirValueGetType(src->tensor);
+  intptr_t rank = mlirShapedTypeGetRank(like);
+  int64_t shape[FA_EXPR_MAX_RANK];
+  for (intptr_t d = 0; d < rank; ++d)
+    shape[d] = mlirShapedTypeGetDimSize(like, d);
+  MlirType t = mlirRankedTensorTypeGet(rank, shape, e->type, mlirAttributeGetNull());
+  bool isFloat = mlirTypeIsAFloat(e->type);
+  if (e->kind == FA_EXPR_CONST)
+    return faBuildSplat(rw, loc,
+                        isFloat ? mlirFloatAttrDoubleGet(mlirLocationGetContext(loc), e->type, e->value)
+                                : mlirIntegerAttrGet(e->type, (int64_t)e->value),
+                        t, src->tensor);
+  MlirValue ops[2] = {buildComputedBias(rw, loc, e->ops[0], src), {NULL}};
+  if (e->kind == FA_EXPR_CAST)
+    return faBuildElementwise(rw, loc, mlirTypeIsAFloat(e->ops[0]->type) ? "arith.extf"
+                                                                         : "arith.sitofp",
+                              1, ops, t);
+  if (e->kind == FA_EXPR_NEG)
+    return faBuildElementwise(rw, loc, "arith.negf", 1, ops, t);
+  ops[1] = buildComputedBias(rw, loc, e->ops[1], src);
+  const char *name = e->kind == FA_EXPR_ADD   ? (isFloat ? "arith.addf" : "arith.addi")
+                     : e->kind == FA_EXPR_SUB ? (isFloat ? "arith.subf" : "arith.subi")
+                     : e->kind == FA_EXPR_MUL ? (isFloat ? "arith.mulf" : "arith.muli")
+                                              : "arith.divf";
+  return faBuildElementwise(rw, loc, name, 2, ops, t);
+}
+
+static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
+                           const FaAttentionMatch *m) {
+  int group[4];
+  int64_t shape[4];
+  bool direct;
+  MlirValue t = m->biasSource ? buildComputedBias(rw, loc, m->bias, m->biasSource)
+                              : m->bias->tensor;
+  if (!faAttentionBiasPlan(m, group, shape, &direct) && !direct) {
+    for (int d = 0; d < 4; ++d)
+      shape[d] = orDynamic(shape[d]);
+    t = faBuildExpandShape(rw, loc, t, withShape(mlirValueGetType(t), 4, shape), group);
+  }
+  return m->biasIsMask ? buildMaskBias(rw, loc, m, t) : t;
+}
+
+/* The KV-length leaf as [B], or [B, Hq] when it varies with the head (unit
+ * dims dropped; a missing batch dim of size 1 added), plus the match's
+ * adjustment. The matcher saw its non-unit dims follow batch, then head. */
+static MlirValue buildKvLen(MlirRewriterBase rw, MlirLocation loc,
+                            const FaAttentionMatch *m) {
+  MlirValue t = m->kvLen->tensor;
+  MlirType type = mlirValueGetType(t);
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int outRank = m->kvLenPerHead ? 2 : 1;
+  int group[FA_EXPR_MAX_RANK] = {0};
+  int64_t shape[2] = {1, 1};
+  bool hasBatch = false;
+  for (intptr_t d = 0, g = 0; d < rank; ++d) {
+    if (sizeOf(t, d) != 1) {
+      g = m->kvLenPerHead ? m->kvLen->dims[d] : 0;
+      shape[g] = orDynamic(sizeOf(t, d));
+      hasBatch |= g == 0;
+    }
+    group[d] = (int)g;
+  }
+  if (m->kvLenPerHead && !hasBatch) { /* [.., H, ..] with B = 1: [H], then [1, H] */
+    int low[FA_EXPR_MAX_RANK] = {0}, high[2] = {0, 0};
+    if (rank != 1)
+      t = faBuildCollapseShape(rw, loc, t, withShape(type, 1, &shape[1]), low);
+    t = faBuildExpandShape(rw, loc, t, withShape(type, 2, shape), high);
+  } else if (rank != outRank) {
+    t = faBuildCollapseShape(rw, loc, t, withShape(type, outRank, shape), group);
+  }
+  return m->kvLenAdjust ? faBuildAddIntConstant(rw, loc, t, m->kvLenAdjust) : t;
+}
+
+/* --- layouts with heads after the sequence ----------------------------------- */
+
+/* Models that split heads as view(B, S, H, D) put transposes between those
+ * tensors and attention; the op reads and writes [B, S, H, D] in place
+ * instead (its *_bshd attributes), so the transposes, copies once lowered,
+ * die with the chain. */
+static const int64_t kSwapSeqHeads[4] = {0, 2, 1, 3}; /* [B,H,S,D] <-> [B,S,H,D] */
+static const int64_t kBshdToKt[4] = {0, 2, 3, 1};     /* K^T [B,H,D,N] of [B,N,H,D] */
+
+/* The transposes the fused op reads and writes through (null where none). */
+typedef struct {
+  MlirOperation inputs[3]; /* made Q, K, V from [B, S, H, D] tensors */
+  MlirOperation output;    /* the only user of O, making [B, M, H, Dv] of it */
+} FoldedLayouts;
+
+/* The tensor that `v` transposes by `want`, and in `*transpose` the op. */
+static MlirValue transposedFrom(MlirValue v, const int64_t *want, MlirOperation *transpose) {
+  int64_t perm[4];
+  MlirOperation def = faValueGetDefiningOp(v);
+  MlirValue in = faTransposeGetInput(def, perm, 4);
+  if (!in.ptr || !faPermutationIs(perm, want, 4))
+    return (MlirValue){NULL};
+  *transpose = def;
+  return in;
+}
+
+/* Q, K and V read from the [B, S, H, D] tensors their transposes read (for
+ * an input the matcher narrowed, the half tensor before its extension). */
+static void foldInputLayouts(const FaAttentionMatch *m, FaAttentionOperands *operands,
+                             FaAttentionAttrs *attrs, FoldedLayouts *folded) {
+  MlirValue *values[3] = {&operands->q, &operands->k, &operands->v};
+  const FaAttentionInput *inputs[3] = {&m->q, &m->k, &m->v};
+  for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_V; ++t) {
+    bool kt = t == FA_ATTENTION_K && attrs->kTransposed;
+    MlirValue in = inputs[t]->narrow;
+    if (in.ptr)
+      folded->inputs[t] = inputs[t]->transpose;
+    else
+      in = transposedFrom(*values[t], kt ? kBshdToKt : kSwapSeqHeads, &folded->inputs[t]);
+    if (!in.ptr)
+      continue;
+    *values[t] = in;
+    attrs->bshd[t] = true;
+    attrs->kTransposed &= !kt;
+  }
+}
+
+/* The transpose to [B, M, H, Dv] that is the only user of `out` (the root's
+ * result), in the root's block, or null. */
+static MlirOperation transposingUser(MlirValue out) {
+  MlirOperation user = faValueGetSoleUser(out), transpose;
+  MlirValue in = user.ptr ? transposedFrom(mlirOperationGetResult(user, 0), kSwapSeqHeads,
+                                           &transpose)
+                          : (MlirValue){NULL};
+  return in.ptr && mlirValueEqual(in, out) ? user : (MlirOperation){NULL};
+}
+
+/* Size of dim `d` of tensor `t` (q or v) in the layout `attrs` gives it. */
+static int64_t layoutSize(MlirValue v, const FaAttentionAttrs *attrs, FaAttentionTensor t,
+                          FaAttentionDim d) {
+  return sizeOf(v, faAttentionLayoutGetAxis(attrs->bshd[t], false, d));
+}
+
+/* O's type: [B, Hq, M, Dv] (or [B, M, Hq, Dv] with o_bshd) of the root's
+ * element type, the sizes from Q and V. */
+static MlirType fusedOutType(const FaAttentionOperands *operands, const FaAttentionAttrs *attrs,
+                             MlirType root) {
+  int64_t heads = layoutSize(operands->q, attrs, FA_ATTENTION_Q, FA_DIM_HEADS);
+  int64_t seq = layoutSize(operands->q, attrs, FA_ATTENTION_Q, FA_DIM_SEQ);
+  bool oBshd = attrs->bshd[FA_ATTENTION_O];
+  int64_t shape[4] = {sizeOf(operands->q, 0), oBshd ? seq : heads, oBshd ? heads : seq,
+                      layoutSize(operands->v, attrs, FA_ATTENTION_V, FA_DIM_HEAD)};
+  return withShape(root, 4, shape);
+}
+
+/* The fused op and the ops that feed and reshape it, built (not inserted)
+ * into `block`; returns the value that replaces the root, and in `lse` the
+ * one that replaces the log-sum-exp root (if the match has one). */
+static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
+                            const FaAttentionMatch *m, MlirValue *lse,
+                            FoldedLayouts *folded) {
+  MlirLocation loc = mlirOperationGetLocation(m->pv);
+  mlirRewriterBaseSetInsertionPointToEnd(rw, block);
+  FaAttentionOperands operands = {
+      expandTo4(rw, loc, m->q.value, m->b, m->h),
+      expandTo4(rw, loc, m->k.value, m->b, m->hkv),
+      expandTo4(rw, loc, m->v.value, m->b, m->hkv),
+      m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
+      m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
+  MlirValue rootOut = mlirOperationGetResult(m->root, 0);
+  FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
+                            m->lseRoot.ptr != NULL, m->kTransposed, {false}};
+  *folded = (FoldedLayouts){{{NULL}, {NULL}, {NULL}}, {NULL}};
+  foldInputLayouts(m, &operands, &attrs, folded);
+  if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)
+    folded->output = transposingUser(rootOut);
+  attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;
+  MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
+  MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
+  mlirRewriterBaseInsert(rw, attn);
+  MlirValue result = mlirOperationGetResult(attn, 0);
+  if (m->lseRoot.ptr) { /* [B, Hq, M], or [B*Hq, M] for scores of rank 3 */
+    static const int kMergeHeads[3] = {0, 0, 1};
+    MlirValue lseOut = mlirOperationGetResult(m->lseRoot, 0);
+    *lse = mlirOperationGetResult(attn, 1);
+    /* The op's dims come from Q and V: a static dim of the source's results
+     * may be dynamic in the op's (and the reverse): collapse, then cast. */
+    MlirType lseType = mlirValueGetType(lseOut);
+    *lse = mlirShapedTypeGetRank(lseType) == 2 ? collapseTo(rw, loc, *lse, lseType, kMergeHeads)
+                                               : faBuildCastTo(rw, loc, *lse, lseType);
+  }
+  if (folded->output.ptr) /* it replaces O's transpose */
+    return faBuildCastTo(rw, loc, result,
+                         mlirValueGetType(mlirOperationGetResult(folded->output, 0)));
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
+  if (rank < 4)
+    return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
+  return faBuildCastTo(rw, loc, result, mlirValueGetType(rootOut));
+}
+
+/* Keeps the first error diagnostic reported while verifying. */
+static MlirLogicalResult captureFirst(MlirDiagnostic d, void *userData) {
+  FaText *first = userData;
+  if (!first->size)
+    mlirDiagnosticPrint(d, faTextAppendStringRef, first);
+  return mlirLogicalResultSuccess();
+}
+
+/* Runs the upstream verifiers and ours on each op of `block`; the first
+ * error goes to `why` instead of the diagnostic engine's other handlers. */
+static bool verifyBlock(MlirContext ctx, MlirBlock block, FaText *why) {
+  MlirDiagnosticHandlerID id =
+      mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    ok = mlirOperationVerify(op) && mlirLogicalResultIsSuccess(faOperationVerify(op));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return ok;
+}
+
+/* Adds `op` to `all` once, unless it is null, a root (erased by the
+ * replacement) or inside another op's body (it dies with that op; only ops
+ * beside the root are erased one by one). */
+static void addErasable(MlirOperation *all, size_t *n, MlirOperation parent,
+                        const FaAttentionMatch *m, MlirOperation op) {
+  if (mlirOperationIsNull(op) || mlirOperationEqual(op, m->root) ||
+      mlirOperationEqual(op, m->lseRoot) ||
+      !mlirOperationEqual(mlirOperationGetParentOperation(op), parent))
+    return;
+  for (size_t j = 0; j < *n; ++j)
+    if (mlirOperationEqual(all[j], op))
+      return;
+  all[(*n)++] = op;
+}
+
+/* Whether `op` is one the match looked through (its chain, the layout ops
+ * around it) or a kind that may die with it (kDeadOps). */
+static bool mayDieWith(const FaAttentionMatch *m, MlirOperation op) {
+  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
+    if (mlirOperationEqual(op, i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]))
+      return true;
+  return faOpIsAnyOf(op, kDeadOps);
+}
+
+/* The producer of an operand of an op the rewrite replaces, if it may die
+ * with the chain. (Not any producer: a destination operand may be a value
+ * of other IR, another chain's P*V say, that only lends its shape.) */
+static void addOperandProducer(MlirOperation *all, size_t *n, MlirOperation parent,
+                               const FaAttentionMatch *m, MlirValue operand) {
+  MlirOperation def = faValueGetDefiningOp(operand);
+  if (!mlirOperationIsNull(def) && mayDieWith(m, def))
+    addErasable(all, n, parent, m, def);
+}
+
+/* Whichever of `a` and `b` (same block; `b` may be null) comes first. */
+static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
+  if (!b.ptr)
+    return a;
+  for (MlirOperation op = b; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (mlirOperationEqual(op, a))
+      return b;
+  return a;
+}
+
+/* Rewrites the chain of `m` into one fused op, unless an op the rewrite
+ * builds fails verification: then nothing changes and `why` says why. The
+ * new ops are built in a block of their own, verified, and only then moved
+ * before the root. */
+static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
+                         FaText *why) {
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  MlirValue lse = {NULL};
+  FoldedLayouts folded;
+  MlirValue result = buildFused(rw, block, m, &lse, &folded);
+  if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
+    mlirBlockDestroy(block);
+    return false;
+  }
+  MlirOperation first = firstOf(m->root, m->lseRoot);
+  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));)
+    mlirOperationMoveBefore(op, first);
+  mlirBlockDestroy(block);
+  /* One list: an op may be in both, and must be erased once; the root is
+   * erased by the replacement, and its operands' producers join the list. */
+  MlirOperation all[3 * FA_MATCH_MAX_OPS];
+  MlirOperation parent = mlirOperationGetParentOperation(m->root);
+  size_t n = 0;
+  for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
+    addErasable(all, &n, parent, m,
+                i < m->numChain ? m->chain[i] : m->maybeDead[i - m->numChain]);
+  MlirOperation replaced[3] = {m->root, m->lseRoot, folded.output};
+  for (int r = 0; r < 3; ++r)
+    for (intptr_t i = 0, e = replaced[r].ptr ? mlirOperationGetNumOperands(replaced[r]) : 0;
+         i < e; ++i)
+      addOperandProducer(all, &n, parent, m, mlirOperationGetOperand(replaced[r], i));
+  for (int t = 0; t < 3; ++t)
+    addErasable(all, &n, parent, m, folded.inputs[t]);
+  if (m->lseRoot.ptr)
+    mlirRewriterBaseReplaceOpWithValues(rw, m->lseRoot, 1, &lse);
+  if (folded.output.ptr) { /* O's transpose is replaced; the root dies with it */
+    mlirRewriterBaseReplaceOpWithValues(rw, folded.output, 1, &result);
+    mlirRewriterBaseEraseOp(rw, m->root);
+  } else {
+    mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
+  }
+  faEraseDeadOps(rw, all, n, kDeadOps);
+  return true;
+}
+
+/* --- pass ------------------------------------------------------------------ */
+
+typedef struct {
+  bool explain;
+} FuseOptions;
+
+/* The C API can only emit errors, so explanations are remark lines on stderr
+ * in the diagnostic format: "file:line:col: remark: fa-fuse-attention: ...".
+ * The parser of fa-opt names its buffer "-". */
+static void explain(MlirLocation loc, const char *why, const char *detail) {
+  MlirStringRef file = mlirStringRefCreateFromCString("<unknown>");
+  unsigned line = 0, col = 0;
+  faLocationResolve(loc, &file, &line, &col);
+  fprintf(stderr, "%.*s:%u:%u: remark: fa-fuse-attention: %s%s%s\n",
+          (int)file.length, file.data, line, col, why ? "not fused: " : "",
+          why ? why : "fused into " FA_OP_GRIDWISE_ATTENTION, detail);
+}
+
+/* What became of one candidate (explained after the rewrites, which erase
+ * the matched candidates: hence the location, owned by the context). */
+typedef struct {
+  MlirLocation loc;
+  const char *why; /* NULL: matched */
+  bool isCandidate;
+  FaText invalid;  /* matched, but the fused op would not verify (why) */
+} Outcome;
+
+static void runFuse(MlirOperation root, MlirExternalPass pass,
+                    const void *state) {
+  const FuseOptions *options = state;
+  FaOpList candidates =
+      faOperationCollect(root, faOpIsContractionCandidate, MlirWalkPostOrder);
+  FaAttentionMatch *m = malloc(sizeof(FaAttentionMatch));
+  Outcome *outcomes = calloc(candidates.size ? candidates.size : 1, sizeof(Outcome));
+  for (size_t i = 0; i < candidates.size; ++i) {
+    outcomes[i].loc = mlirOperationGetLocation(candidates.ops[i]);
+    outcomes[i].why = faAttentionMatch(candidates.ops[i], m, &outcomes[i].isCandidate);
+  }
+  /* Matched chains are disjoint (every chain op is used only inside its
+   * chain) and a P*V op is never erased by another chain's rewrite, so each
+   * is matched again and rewritten in turn. */
+  MlirRewriterBase rewriter = mlirIRRewriterCreate(mlirOperationGetContext(root));
+  for (size_t i = 0; i < candidates.size; ++i) {
+    bool isCandidate;
+    Outcome *o = &outcomes[i];
+    if (o->why || faAttentionMatch(candidates.ops[i], m, &isCandidate))
+      continue;
+    faTextInit(&o->invalid);
+    if (!rewriteMatch(rewriter, m, &o->invalid))
+      o->why = "the fused op would not verify: ";
+  }
+  mlirIRRewriterDestroy(rewriter);
+  for (size_t i = 0; options->explain && i < candidates.size; ++i)
+    if (outcomes[i].isCandidate)
+      explain(outcomes[i].loc, outcomes[i].why,
+              outcomes[i].invalid.data ? outcomes[i].invalid.data : "");
+  for (size_t i = 0; i < candidates.size; ++i)
+    faTextDestroy(&outcomes[i].invalid);
+  free(outcomes);
+  free(m);
+  faOpListDestroy(&candidates);
+}
+
+static const FaPassDef kFusePass = {
+    "FaFuseAttention", "fa-fuse-attention",
+    "Rewrite gemm-softmax-gemm chains into fa.gridwise_attention", "", runFuse, NULL};
+
+MlirPass faCreateFuseAttentionPassOwned(bool explainRefusals) {
+  FuseOptions options = {explainRefusals};
+  return faPassCreateOwned(&kFusePass, &options, sizeof(options));
+}
+
+MlirPass faFuseAttentionPassCreateFromOptions(MlirStringRef options,
+                                              MlirStringCallback errorCallback,
+                                              void *userData) {
+  bool explainRefusals = false;
+  if (!faPassParseFlagOption(options, "explain", &explainRefusals,
+                             errorCallback, userData))
+    return (MlirPass){NULL};
+  return faCreateFuseAttentionPassOwned(explainRefusals);
+}

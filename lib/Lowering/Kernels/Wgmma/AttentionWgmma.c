@@ -1,0 +1,305 @@
+/* The FlashAttention-3-style kernel for Hopper (sm_90a): fa-lower-attention's
+ * main kernel for f16/bf16 attention with target=nvvm-sm90a where the head
+ * dims allow it. The kernel is the template GPU/attention_wgmma.mlir; it
+ * shares the scores, the online softmax and the row statistics with the
+ * mma.sync kernel (GPU/AttentionMma.c), whose decode kernel still serves
+ * M <= 16. */
+#include "Lowering/AttentionKernel.h"
+#include "Support/Template.h"
+#include "Lowering/Kernels/Common/BlockwiseMma.h"
+
+#include <stdio.h>
+
+#include "mlir-c/BuiltinTypes.h"
+
+/* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
+ * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
+ * SM, persistent, overlap}; two stages of K and V. With `overlap` a
+ * consumer's softmax of S(t) runs while its P(t-1) V(t-1) does
+ * (FlashAttention-3's intra-warpgroup overlap, which keeps P(t-1) and S(t)
+ * in registers together); without it each tile's S, softmax and P V run in
+ * turn, and the consumers interleave with each other (D = 64: four
+ * consumers of 256 rows, or four one-consumer workgroups an SM with few keys;
+ * bench/tune_wgmma.txt, steps 21, 22). A persistent kernel runs as many
+ * workgroups as fit the device at once, each walking work items: the next
+ * one's Q and K / V load while the last one's O is stored (bench/tune_wgmma.txt,
+ * step 13); under a causal mask in groups of a long and a short item (step 17). Of the rows of a head dim the first whose keys
+ * fit is taken (measured: bench/tune_wgmma.txt, step 8): with few keys a
+ * workgroup's prologue (Q, the first S and its softmax) and epilogue (the
+ * last P V, O) are a large part of its time, and small workgroups, several
+ * per SM, overlap them with each other's loops. */
+typedef struct {
+  int64_t maxD, maxKeys, bn, consumers, ctas;
+  bool persistent, overlap;
+} WgmmaTileRow;
+
+static const WgmmaTileRow kWgmmaTiles[] = {
+    {64, 1024, 64, 1, 4, false, false}, {64, 0, 96, 4, 1, false, false},
+    {64, 0, 128, 2, 1, false, true},   {128, 0, 128, 2, 1, true, true},
+    {128, 0, 64, 2, 1, false, true},   {256, 0, 64, 2, 1, false, true}};
+enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
+
+/* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
+ * reserved per block) and 64 Ki registers. */
+enum { WG_SMEM_SM = 228 * 1024, WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_REGS = 65536 };
+/* setmaxnreg: the producer keeps 24 registers, the consumers share the rest
+ * of what the workgroup was launched with. */
+enum { WG_PRODUCER_REGS = 24 };
+/* The softmax without the row max (each tile in turn) holds while no P
+ * exceeds 2^WG_FAST_LOG2 (f16's largest finite is about 2^16). */
+enum { WG_FAST_LOG2 = 12 };
+
+/* Registers per thread at launch (.maxnreg): the SM's share of one workgroup. */
+static long launchRegs(const FaAttentionKernel *w) {
+  long regs = WG_REGS / (w->ctasPerSm * 32 * w->warps) / 8 * 8;
+  return regs > 248 ? 248 : regs; /* .maxnreg <= 255, setmaxnreg's multiples of 8 */
+}
+
+static long consumerRegs(const FaAttentionKernel *w) {
+  int64_t consumers = w->bm / 64;
+  long regs = (launchRegs(w) * 32 * w->warps - 128 * WG_PRODUCER_REGS) / (128 * consumers) / 8 * 8;
+  return regs > 256 ? 256 : regs;
+}
+
+/* 64-column chunks of a head dim (the last one zero-filled past D by TMA). */
+static int64_t chunks(int64_t d) { return (d + 63) / 64; }
+
+static int64_t qBytes(const FaAttentionKernel *k) { return chunks(k->d) * k->bm * 128; }
+
+static int64_t stageBytes(const FaAttentionKernel *k) {
+  return (chunks(k->d) + chunks(k->dv)) * k->bn * 128;
+}
+
+static int64_t oBytes(const FaAttentionKernel *k) { return chunks(k->dv) * k->bm * 128; }
+
+/* mbarriers: qfull, four per stage, qempty. */
+static int64_t barBytes(const FaAttentionKernel *k) { return 8 * (2 + 4 * k->stages); }
+
+/* Whether O is stored with TMA through a buffer of its own (else through
+ * Q's, after the last S; else without TMA): in a persistent kernel, where
+ * O's type is Q's, so that the next item's Q loads while O is stored. */
+static bool ownOBuffer(const FaAttentionKernel *w) {
+  return w->persistent && mlirTypeEqual(w->outElt, w->elt);
+}
+
+static bool tmaStore(const FaAttentionKernel *w) {
+  return mlirTypeEqual(w->outElt, w->elt) && (ownOBuffer(w) || w->dv <= w->d);
+}
+
+/* Q | stages | O (its own buffer) | mbarriers. */
+static int64_t oOffset(const FaAttentionKernel *k) { return qBytes(k) + k->stages * stageBytes(k); }
+
+static int64_t barOffset(const FaAttentionKernel *k) {
+  return oOffset(k) + (ownOBuffer(k) ? oBytes(k) : 0);
+}
+
+static int64_t smemBytes(const FaAttentionKernel *k) { return barOffset(k) + barBytes(k); }
+
+static bool smemFits(const FaAttentionKernel *w) {
+  int64_t bytes = smemBytes(w);
+  return bytes <= WG_SMEM_LIMIT && w->ctasPerSm * (bytes + 1024) <= WG_SMEM_SM;
+}
+
+static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d : k->dv; }
+
+static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow *row) {
+  FaAttentionKernel w = *k;
+  w.bn = row->bn, w.stages = WG_STAGES, w.pvSplit = 1;
+  w.bm = 64 * row->consumers;
+  w.warps = 4 * (row->consumers + 1);
+  w.ctasPerSm = row->ctas;
+  /* Persistent where O's buffer fits beside the others. */
+  w.persistent = row->persistent;
+  if (w.persistent && !smemFits(&w))
+    w.persistent = false;
+  return w;
+}
+
+/* Whether `row` serves k: its head dims, and its shared memory; rows of
+ * several workgroups per SM, or of more than two consumers, leave too few
+ * registers for a bias (spills). */
+static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
+  FaAttentionKernel w = rowTiles(k, row);
+  /* setmaxnreg.inc only raises a consumer's count above the launch's. */
+  bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
+  bool biasFits = !k->biasElt.ptr ||
+                  (row->ctas == 1 && row->consumers <= 2 && (headDim(k) <= 64 || row->bn <= 64));
+  return row->maxD >= headDim(k) && biasFits && smemFits(&w) && regsFit;
+}
+
+/* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
+ * for at most few->maxKeys keys per workgroup on average. */
+typedef struct {
+  const WgmmaTileRow *few, *many;
+} WgmmaRows;
+
+static WgmmaRows chooseRows(const FaAttentionKernel *k) {
+  WgmmaRows r = {NULL, NULL};
+  /* The rows of the smallest head dim of the table that covers k's. */
+  int64_t d = 0;
+  for (size_t i = 0; i < WG_NUM_ROWS && !d; ++i)
+    if (kWgmmaTiles[i].maxD >= headDim(k))
+      d = kWgmmaTiles[i].maxD;
+  for (size_t i = 0; i < WG_NUM_ROWS; ++i) {
+    const WgmmaTileRow *row = &kWgmmaTiles[i];
+    if (row->maxD != d || !rowServes(k, row))
+      continue;
+    if (row->maxKeys && !r.few)
+      r.few = row;
+    if (!row->maxKeys && !r.many)
+      r.many = row;
+  }
+  return r;
+}
+
+/* The keys a workgroup visits on average, as the selector entry estimates
+ * them, where the shapes say (else -1): N, or under a causal mask those of
+ * query row M / 2, min(N, max(0, M / 2 + offset)) (kv_len not counted). */
+static int64_t averageKeys(const FaAttentionKernel *k) {
+  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
+  int64_t n = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_SEQ);
+  if (n < 0 || (k->causal && m < 0))
+    return -1;
+  if (!k->causal)
+    return n;
+  int64_t half = m / 2, off = k->causalOffset;
+  /* (Saturating: the offset may be any i64.) */
+  if (off >= n)
+    return n;
+  if (off <= -half)
+    return 0;
+  return half + off < n ? half + off : n;
+}
+
+/* (Asked only of ops the mma.sync kernel takes: element types and head dims
+ * are checked there.) */
+const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
+  if (faAttentionMmaIsTuned(k))
+    return "the op's tuning attributes are the mma.sync kernel's";
+  if (!chooseRows(k).many)
+    return "the Hopper kernel's tiles exceed the shared memory of an SM";
+  return NULL;
+}
+
+static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
+  faTemplateVarsSetInt(vars, "D", (long)w->d);
+  faTemplateVarsSetInt(vars, "DV", (long)w->dv);
+  faTemplateVarsSetInt(vars, "DC", (long)chunks(w->d));
+  faTemplateVarsSetInt(vars, "DVC", (long)chunks(w->dv));
+  faTemplateVarsSetInt(vars, "KV_CHUNKS", (long)(chunks(w->d) + chunks(w->dv)));
+  faTemplateVarsSetInt(vars, "BM", (long)w->bm);
+  faTemplateVarsSetInt(vars, "BN", (long)w->bn);
+  int64_t consumers = w->bm / 64;
+  faTemplateVarsSetInt(vars, "CW", (long)consumers);
+  faTemplateVarsSetInt(vars, "WGS", (long)consumers + 1);
+  faTemplateVarsSetInt(vars, "THREADS", 32 * (long)w->warps);
+  faTemplateVarsSetInt(vars, "CONSUMER_THREADS", 128 * (long)consumers);
+  /* 16-byte stores per key row of V (the zeroing past kv_len). */
+  faTemplateVarsSetInt(vars, "V_ZERO_PER_ROW", (long)(chunks(w->dv) * 8));
+  faTemplateVarsSetInt(vars, "PRODUCER_REGS", WG_PRODUCER_REGS);
+  faTemplateVarsSetInt(vars, "CONSUMER_REGS", consumerRegs(w));
+  faTemplateVarsSetInt(vars, "LAUNCH_REGS", launchRegs(w));
+  faTemplateVarsSetInt(vars, "CTAS_PER_SM", (long)w->ctasPerSm);
+  faTemplateVarsSetInt(vars, "STAGES", (long)w->stages);
+  faTemplateVarsSetInt(vars, "QCS", (long)(w->bm * 64));
+  faTemplateVarsSetInt(vars, "KCS", (long)(w->bn * 64));
+  faTemplateVarsSetInt(vars, "Q_CHUNK_BYTES", (long)(w->bm * 128));
+  faTemplateVarsSetInt(vars, "KV_CHUNK_BYTES", (long)(w->bn * 128));
+  faTemplateVarsSetInt(vars, "Q_BYTES", (long)qBytes(w));
+  faTemplateVarsSetInt(vars, "K_BYTES", (long)(chunks(w->d) * w->bn * 128));
+  faTemplateVarsSetInt(vars, "V_BYTES", (long)(chunks(w->dv) * w->bn * 128));
+  faTemplateVarsSetInt(vars, "OFF_KV", (long)qBytes(w));
+  faTemplateVarsSetInt(vars, "OFF_O", ownOBuffer(w) ? (long)oOffset(w) : 0);
+  faTemplateVarsSetInt(vars, "OFF_BAR", (long)barOffset(w));
+  /* qempty's index among the mbarriers (after qfull and four per stage). */
+  faTemplateVarsSetInt(vars, "QEMPTY", 4 * (long)w->stages + 1);
+  faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(w));
+}
+
+/* The waits of the kernel's two wgmma groups: S (at most the P V group
+ * pending) and O (none pending). */
+static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
+                            const char *name) {
+  FaText t;
+  faTextInit(&t);
+  char s[192], o[192];
+  snprintf(s, sizeof s, "%s_wait1_s", name);
+  snprintf(o, sizeof o, "%s_wait0_o", name);
+  const char *missing = faBlockwiseWgmmaAppendWait(&t, s, (long)w->bn / 2, 1);
+  if (!missing)
+    missing = faBlockwiseWgmmaAppendWait(&t, o, (long)w->dv / 2, 0);
+  faTemplateVarsSetText(vars, "WAIT_HELPERS", t.data);
+  faTextDestroy(&t);
+  return missing;
+}
+
+/* One kernel of the template: `name` with `row`'s tiles; the first
+ * persistent one of an op declares the runtime function it calls
+ * (*smsDeclared). */
+static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const WgmmaTileRow *row,
+                                const char *name, bool *smsDeclared) {
+  FaAttentionKernel w = rowTiles(k, row);
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faAttentionMmaSetCommon(&vars, &w, name);
+  faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_WGMMA);
+  setLayout(&vars, &w);
+  /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
+  faAttentionMmaSetFragments(&vars, &w, 1);
+  faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
+  faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
+  faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
+  faTemplateVarsSetFlag(&vars, "SYNC_PV", !row->overlap);
+  /* The softmax without the row max: in the few-keys kernel, each tile in
+   * turn (with four consumers it spills; bench/tune_wgmma.txt, step 23). */
+  faTemplateVarsSetFlag(&vars, "FAST_SOFTMAX", !row->overlap && row->maxKeys);
+  /* The bound itself, 2^WG_FAST_LOG2, in the template. */
+  faTemplateVarsSet(&vars, "FAST_LIMIT", "%.1f", (double)(1L << WG_FAST_LOG2));
+  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
+  faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
+  *smsDeclared = *smsDeclared || w.persistent;
+  bool bias = w.biasElt.ptr != NULL;
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",
+                    bias ? ", !BIAS, index, index, index, index" : "");
+  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_PARAMS", "%s",
+                    bias ? ", %bias: !BIAS, %b: index, %h: index, %M: index, %N: index" : "");
+  const char *missing = setWaits(&vars, &w, name);
+  if (!missing)
+    missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
+  faTemplateVarsDestroy(&vars);
+  return faTemplateError("the Hopper kernel", missing);
+}
+
+/* The entry that picks one of two kernels by the keys of a workgroup. */
+static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const WgmmaRows *rows,
+                                const char *name) {
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faAttentionMmaSetCommon(&vars, k, name);
+  faTemplateVarsSetInt(&vars, "FEW_MAX_KEYS", (long)rows->few->maxKeys);
+  faTemplateVarsSetInt(&vars, "FEW_CTAS", (long)rows->few->ctas);
+  const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmmaSelect, &vars);
+  faTemplateVarsDestroy(&vars);
+  return faTemplateError("the Hopper kernel's entry", missing);
+}
+
+const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
+  WgmmaRows rows = chooseRows(k);
+  if (!rows.many)
+    return "the Hopper kernel has no tiles for this op (ask faAttentionWgmmaUnsupported first)";
+  int64_t keys = averageKeys(k);
+  bool smsDeclared = false;
+  if (rows.few && keys >= 0)
+    return appendKernel(t, k, keys <= rows.few->maxKeys ? rows.few : rows.many, name,
+                        &smsDeclared);
+  if (!rows.few)
+    return appendKernel(t, k, rows.many, name, &smsDeclared);
+  char few[192], many[192];
+  snprintf(few, sizeof few, "%s_few", name);
+  snprintf(many, sizeof many, "%s_many", name);
+  const char *missing = appendKernel(t, k, rows.few, few, &smsDeclared);
+  if (!missing)
+    missing = appendKernel(t, k, rows.many, many, &smsDeclared);
+  return missing ? missing : appendSelect(t, k, &rows, name);
+}

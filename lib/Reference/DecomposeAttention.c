@@ -1,0 +1,170 @@
+/* fa-decompose-attention: replaces each fa.gridwise_attention with a call to
+ * its naive reference (reference_attention.mlir specialised for the op's
+ * types and attributes): scores, masks, softmax and P V element by element in
+ * f32, sharing nothing with the tiled lowerings. fa-check lowers hand-written
+ * fa ops through it with upstream passes as the reference for our kernels. */
+#include "Support/Builders.h"
+#include "Support/IRText.h"
+#include "Registry/Passes.h"
+#include "Support/PassSupport.h"
+#include "Support/Template.h"
+
+#include "fa-c/Dialect.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include <stdio.h>
+
+static bool isAttention(MlirOperation op) { return faOpIsA(op, "fa.gridwise_attention"); }
+
+static bool isHalf(MlirType t) { return mlirTypeIsAF16(t) || mlirTypeIsABF16(t); }
+
+static MlirType elementOf(MlirValue v) {
+  return mlirShapedTypeGetElementType(mlirValueGetType(v));
+}
+
+/* ARGS (`%q: T, ...`) and the types of the optional bias and kv_len, in the
+ * op's operand order (operandSegmentSizes: q, k, v, bias, kv_len). */
+static void setOperands(FaTemplateVars *vars, MlirOperation op) {
+  static const char *const kNames[5] = {"q", "k", "v", "bias", "kvl"};
+  static const char *const kTypes[5] = {"QT", "KT", "VT", "BT", "KVT"};
+  MlirAttribute seg = faOpGetAttr(op, "operandSegmentSizes");
+  FaText args;
+  faTextInit(&args);
+  intptr_t next = 0;
+  for (int s = 0; s < 5; ++s) {
+    int32_t n = mlirAttributeIsNull(seg) ? (s < 3) : mlirDenseI32ArrayGetElement(seg, s);
+    if (n != 1)
+      continue;
+    MlirValue v = mlirOperationGetOperand(op, next++);
+    faTemplateVarsSetType(vars, kTypes[s], mlirValueGetType(v));
+    faTextAppend(&args, "%s%%%s: ", next > 1 ? ", " : "", kNames[s]);
+    faTextAppendType(&args, mlirValueGetType(v));
+    if (s == 3) {
+      faTemplateVarsSetFlag(vars, "BIAS", true);
+      faTemplateVarsSetFlag(vars, "BIAS_HALF", isHalf(elementOf(v)));
+      faTemplateVarsSetType(vars, "BE", elementOf(v));
+    } else if (s == 4) {
+      faTemplateVarsSetFlag(vars, "KVLEN", true);
+      faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD",
+                            mlirShapedTypeGetRank(mlirValueGetType(v)) == 2);
+      faTemplateVarsSetType(vars, "KVE", elementOf(v));
+    }
+  }
+  faTemplateVarsSet(vars, "ARGS", "%s", args.data);
+  faTextDestroy(&args);
+}
+
+static void setResults(FaTemplateVars *vars, MlirOperation op) {
+  FaText res;
+  faTextInit(&res);
+  MlirValue o = mlirOperationGetResult(op, 0);
+  faTextAppendType(&res, mlirValueGetType(o));
+  faTemplateVarsSetType(vars, "OT", mlirValueGetType(o));
+  faTemplateVarsSetType(vars, "OE", elementOf(o));
+  faTemplateVarsSetFlag(vars, "OUT_HALF", isHalf(elementOf(o)));
+  bool lse = mlirOperationGetNumResults(op) > 1;
+  faTemplateVarsSetFlag(vars, "LSE", lse);
+  if (lse) {
+    MlirType lt = mlirValueGetType(mlirOperationGetResult(op, 1));
+    faTextAppend(&res, ", ");
+    faTextAppendType(&res, lt);
+    faTemplateVarsSetType(vars, "LT", lt);
+  }
+  faTemplateVarsSet(vars, "RESULTS", "%s", res.data);
+  faTextDestroy(&res);
+}
+
+static void setAttributes(FaTemplateVars *vars, MlirOperation op) {
+  MlirAttribute scale = faOpGetAttr(op, "scale");
+  faTemplateVarsSet(vars, "SCALE", "%.9e",
+                    mlirAttributeIsNull(scale) ? 1.0 : mlirFloatAttrGetValueDouble(scale));
+  MlirAttribute off = faOpGetAttr(op, "causal_offset");
+  faTemplateVarsSetFlag(vars, "CAUSAL", !mlirAttributeIsNull(off));
+  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET",
+                       mlirAttributeIsNull(off) ? 0 : (long)mlirIntegerAttrGetValueInt(off));
+}
+
+/* VAR: the names of (batch, heads, sequence, head dim) in the order tensor
+ * `t` keeps its dims, joined by ", " (each with `prefix`). */
+static void setDimOrder(FaTemplateVars *vars, const char *var, MlirOperation op,
+                        FaAttentionTensor t, const char *const names[4], const char *prefix) {
+  const char *byAxis[4];
+  for (int d = FA_DIM_BATCH; d <= FA_DIM_HEAD; ++d)
+    byAxis[faGridwiseAttentionGetAxis(op, t, d)] = names[d];
+  faTemplateVarsSet(vars, var, "%s%s, %s%s, %s%s, %s%s", prefix, byAxis[0], prefix, byAxis[1],
+                    prefix, byAxis[2], prefix, byAxis[3]);
+}
+
+/* Where each tensor keeps its dims (the op's layout attributes). */
+static void setLayouts(FaTemplateVars *vars, MlirOperation op) {
+  static const char *const kQ[4] = {"b", "h", "i", "d"}, *const kK[4] = {"b", "hk", "j", "d"},
+                           *const kV[4] = {"b", "hk", "j", "e"},
+                           *const kO[4] = {"B", "Hq", "M", "Dv"},
+                           *const kOMap[4] = {"b", "h", "i", "e"};
+  setDimOrder(vars, "Q_INDEX", op, FA_ATTENTION_Q, kQ, "%");
+  setDimOrder(vars, "K_INDEX", op, FA_ATTENTION_K, kK, "%");
+  setDimOrder(vars, "V_INDEX", op, FA_ATTENTION_V, kV, "%");
+  setDimOrder(vars, "O_SIZES", op, FA_ATTENTION_O, kO, "%");
+  setDimOrder(vars, "O_MAP", op, FA_ATTENTION_O, kOMap, "");
+  faTemplateVarsSetInt(vars, "Q_HEADS", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_Q, FA_DIM_HEADS));
+  faTemplateVarsSetInt(vars, "Q_SEQ", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_Q, FA_DIM_SEQ));
+  faTemplateVarsSetInt(vars, "V_HEADS", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_V, FA_DIM_HEADS));
+  faTemplateVarsSetInt(vars, "V_SEQ", (long)faGridwiseAttentionGetAxis(op, FA_ATTENTION_V, FA_DIM_SEQ));
+}
+
+/* Appends @NAME, the reference of `op`, to `module`. */
+static MlirLogicalResult appendReference(MlirOperation module, MlirOperation op,
+                                         const char *name) {
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", name);
+  MlirValue q = mlirOperationGetOperand(op, 0);
+  faTemplateVarsSetType(&vars, "E", elementOf(q));
+  faTemplateVarsSetFlag(&vars, "HALF", isHalf(elementOf(q)));
+  static const char *const kOptional[] = {"BIAS", "BIAS_HALF", "KVLEN", "KVLEN_PER_HEAD"};
+  for (size_t i = 0; i < sizeof kOptional / sizeof kOptional[0]; ++i)
+    faTemplateVarsSetFlag(&vars, kOptional[i], false);
+  setOperands(&vars, op);
+  setResults(&vars, op);
+  setAttributes(&vars, op);
+  setLayouts(&vars, op);
+  FaText t;
+  faTextInit(&t);
+  const char *missing = faTextAppendTemplate(&t, faTemplateReferenceAttention, &vars);
+  MlirLogicalResult ok = missing ? mlirLogicalResultFailure() : faModuleAppendParsed(module, &t);
+  faTextDestroy(&t);
+  faTemplateVarsDestroy(&vars);
+  return ok;
+}
+
+static void runDecomposeAttention(MlirOperation module, MlirExternalPass pass,
+                                  const void *state) {
+  FaOpList ops = faOperationCollect(module, isAttention, MlirWalkPreOrder);
+  for (size_t i = 0; i < ops.size; ++i) {
+    char name[64];
+    snprintf(name, sizeof name, "fa_reference_%zu", i);
+    if (mlirLogicalResultIsFailure(appendReference(module, ops.ops[i], name))) {
+      mlirEmitError(mlirOperationGetLocation(ops.ops[i]),
+                    "fa-decompose-attention: internal error: the reference did not parse");
+      mlirExternalPassSignalFailure(pass);
+      break;
+    }
+    faOperationReplaceWithCall(ops.ops[i], name);
+  }
+  faOpListDestroy(&ops);
+}
+
+static const FaPassDef kDecomposeAttentionPass = {
+    "FaDecomposeAttention", "fa-decompose-attention",
+    "Replace fa.gridwise_attention with a call to its naive element-wise reference "
+    "(fa-check's reference for hand-written fa ops)",
+    "builtin.module", runDecomposeAttention, faLoweringDialects};
+
+MlirPass faDecomposeAttentionPassCreateFromOptions(MlirStringRef options,
+                                                   MlirStringCallback errorCallback,
+                                                   void *userData) {
+  return faPassCreateWithoutOptions(&kDecomposeAttentionPass, options, errorCallback, userData);
+}
