@@ -4,6 +4,8 @@
 #ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 #define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 
+#include "Lowering/Lowering.h"
+#include "Lowering/TileTable.h"
 #include "Support/IRText.h"
 #include "Support/Template.h"
 
@@ -20,10 +22,12 @@ typedef struct {
   MlirType elt, outElt, biasElt, kvElt; /* biasElt/kvElt null when absent */
   bool kvPerHead;                        /* kv_len is [B, Hq], not [B] */
   bool hasLse, causal, kTransposed;
-  /* The tensor-core kernel: its buffers have a unit innermost stride. */
+  /* The tensor-core kernels: their buffers have a unit innermost stride. */
   bool mma;
-  /* Hopper (sm_90a): the main kernel is the wgmma one where it applies. */
-  bool hopper;
+  /* The choice (Selection.c): the main kernel, and which of the main and the
+   * decode kernel the entry has (the portable kernel: main only). */
+  FaKernelKind kernel;
+  bool hasMain, hasDecode;
   int64_t causalOffset, d, dv;
   /* Tiles: query rows and keys per workgroup step, warps per workgroup,
    * K / V buffer stages and key chunks of P V (tensor-core kernel),
@@ -35,6 +39,16 @@ typedef struct {
   bool swizzle;
   double scale;
 } FaAttentionKernel;
+
+/* Query rows up to which the tensor-core entry runs the decode kernel. */
+enum { FA_DECODE_MAX_M = 16 };
+
+/* Chooses k's kernels and tiles for `target` (Selection.c); returns why the
+ * op cannot be lowered, or NULL. */
+const char *faAttentionSelect(FaAttentionKernel *k, FaTarget target);
+/* Whether K, stored transposed, is to be transposed before the op: the
+ * tensor-core kernels take it then. */
+bool faAttentionSelectUntransposesK(const FaAttentionKernel *k, FaTarget target);
 
 /* Static size of dim `d` of Q, K or V (`t`) of the op, wherever its layout
  * keeps it; -1 when dynamic. (The kernels see every tensor as
@@ -54,11 +68,12 @@ const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
 /* Whether the op carries the mma.sync kernel's tuning attributes (block_m,
  * block_n, warps, stages, pv_split). */
 bool faAttentionMmaIsTuned(const FaAttentionKernel *k);
-/* Chooses the tiles (tuning table, then the op's attributes) and checks
- * them; returns why they are unusable, or NULL. */
+/* Chooses the main kernel's tiles (the tile table, then the op's
+ * attributes) and checks them; returns why they are unusable, or NULL. */
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);
-/* Appends kernel `name` (its entry, main and decode kernels, and their
- * helpers) to `t`; NULL or an error. */
+/* Appends kernel `name` (its entry, the main and decode kernels that
+ * k->hasMain / k->hasDecode ask for, and their helpers) to `t`; NULL or an
+ * error. */
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
 /* Shared by the tensor-core kernels: the variables every kernel template
  * takes (name, types, scale, arguments, features), and the register

@@ -54,26 +54,9 @@ int64_t faAttentionIntAttr(const Kernel *k, const char *name, int64_t dflt) {
              ? mlirIntegerAttrGetValueInt(a) : dflt;
 }
 
-/* Bytes of workgroup memory the tiles take. */
-static int64_t tileBytes(const Kernel *k, int64_t bm, int64_t bn) {
-  return 4 * (bm * k->d + bn * k->d + bn * k->dv + bm * k->dv + bm * bn + 3 * bm);
-}
-
 int64_t faAttentionSize(const Kernel *k, FaAttentionTensor t, FaAttentionDim d) {
   MlirValue v = t == FA_ATTENTION_Q ? k->q : t == FA_ATTENTION_K ? k->k : k->v;
   return dimOf(v, faGridwiseAttentionGetAxis(k->op, t, d));
-}
-
-static void chooseTiles(Kernel *k, FaTarget target) {
-  int64_t budget = faTargetIsGpu(target) ? 44 * 1024 : 512 * 1024;
-  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ), t = 64;
-  while (t > 8 && tileBytes(k, t, t) > budget)
-    t /= 2;
-  k->bm = k->bn = t;
-  while (m > 0 && k->bm > 1 && k->bm / 2 >= m)
-    k->bm /= 2; /* decode (M = 1) and short queries: no empty rows */
-  k->bm = faAttentionIntAttr(k, "block_m", k->bm);
-  k->bn = faAttentionIntAttr(k, "block_n", k->bn);
 }
 
 static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
@@ -107,18 +90,7 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->dv = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_HEAD);
   if (k->d < 0 || k->dv < 0)
     return "the head dims D and Dv must be static to be lowered";
-  k->hopper = target == FA_TARGET_NVVM_SM90A;
-  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k)) {
-    k->mma = true;
-    return faAttentionMmaChooseTiles(k);
-  }
-  chooseTiles(k, target);
-  if (k->bm < 1 || k->bn < 1)
-    return "block_m and block_n must be positive";
-  if (faTargetIsGpu(target) && tileBytes(k, k->bm, k->bn) > 48 * 1024)
-    return "the tiles (block_m, block_n, D, Dv) do not fit in 48 KiB of "
-           "workgroup memory";
-  return NULL;
+  return faAttentionSelect(k, target);
 }
 
 /* --- text of the kernel ---------------------------------------------------- */
@@ -627,16 +599,6 @@ static MlirLogicalResult emitError(MlirOperation op, const char *prefix, const c
   return mlirLogicalResultFailure();
 }
 
-/* Whether the tensor-core kernel would take `k` if K were not stored
- * transposed. */
-static bool mmaOnceUntransposed(const Kernel *k, FaTarget target) {
-  if (!faTargetIsNvvm(target) || !k->kTransposed || k->mma)
-    return false;
-  Kernel plain = *k;
-  plain.kTransposed = false;
-  return faAttentionMmaUnsupported(&plain) == NULL;
-}
-
 /* K stored transposed ([B, Hkv, D, N]) becomes [B, Hkv, N, D] by a
  * linalg.transpose before the op (one pass over K; the tensor-core kernel
  * reads K rows), in a function @NAME_k that the inliner inlines:
@@ -702,7 +664,7 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   char name[128];
   faModuleUniqueSymbol(module, "fa_attention", name, sizeof name);
   /* (Before any complaint about the portable kernel's tiles: it is not used.) */
-  if (mmaOnceUntransposed(&k, target)) {
+  if (faAttentionSelectUntransposesK(&k, target)) {
     if (mlirLogicalResultIsFailure(untransposeK(module, op, name)))
       return emitError(op, "internal error: ", "the transpose of K did not parse");
     why = kernelRead(op, &k, target);

@@ -14,30 +14,6 @@
 
 /* --- tiles ------------------------------------------------------------------ */
 
-/* Tuning table: the first row whose max_d >= max(D, Dv) (and causal flag,
- * -1 = either) gives the tiles: the fastest spill-free entry of the sweep
- * of bench/tune_mma.sh on an H100 (bench/tune_mma.txt). Rows are 32 query
- * rows per warp (two 16-row slices) wherever the registers allow it, and
- * ptxas builds them without spills (test/Integration/bench-kernels.test).
- * stages = 1 (FlashAttention-2's order) measured faster than 2 at every D
- * (at D = 256 with 128 x 64 tiles and 8 warps, 16 rows each). pv_split = 2 (exp2 and P V in two chunks of
- * block_n / 2 keys, so that the second chunk's MUFU work overlaps the first
- * chunk's mma) measured faster at D = 64 (where 128 x 128 tiles, two
- * workgroups per SM, now beat 128 x 64 with three); one chunk measured as fast
- * or faster at D = 128. */
-typedef struct {
-  int64_t maxD;
-  int causal;
-  int64_t bm, bn, warps, stages, pvSplit;
-} TileRow;
-
-static const TileRow kTiles[] = {
-    {64, -1, 128, 128, 4, 1, 2},
-    {96, -1, 128, 64, 4, 1, 2},
-    {128, -1, 128, 64, 4, 1, 1},
-    {256, -1, 128, 64, 8, 1, 2},
-};
-
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
 /* f16 and bf16 elements; rows padded by 8 of them (16 bytes). */
 enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
@@ -48,14 +24,13 @@ enum { MMA_MAX_SLACK = 8 };
  * K and V take at most this much of L2 (H100: 50 MB, A100: 40 MB). */
 enum { MMA_L2_BUDGET = 16 << 20 };
 
-/* Decode (M <= MMA_DECODE_MAX_M) runs a kernel of one warp and
+/* Decode (M <= FA_DECODE_MAX_M) runs a kernel of one warp and
  * MMA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
  * workgroups (three per SM of a 132-SM H100 / H200), each scanning at least
  * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. Keys split
  * only where at least two splits fit, so at most MMA_SPLIT_WGS / 2 (batch,
  * head, query tile) triples have split counters. */
 enum {
-  MMA_DECODE_MAX_M = 16,
   MMA_DECODE_BM = 16,
   MMA_SPLIT_WGS = 396,
   MMA_SPLIT_MIN_TILES = 4,
@@ -108,14 +83,10 @@ bool faAttentionMmaIsTuned(const FaAttentionKernel *k) {
 
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   int64_t dmax = k->d > k->dv ? k->d : k->dv;
-  for (size_t i = 0; i < sizeof kTiles / sizeof kTiles[0]; ++i) {
-    const TileRow *row = &kTiles[i];
-    if (row->maxD >= dmax && (row->causal < 0 || row->causal == (int)k->causal)) {
-      k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->stages = row->stages;
-      k->pvSplit = row->pvSplit;
-      break;
-    }
-  }
+  const FaTileRow *row = faTileTableFind(FA_KERNEL_MMA_SYNC, FA_TILE_MAIN, true, k->causal, dmax);
+  if (row)
+    k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->stages = row->stages,
+    k->pvSplit = row->pvSplit;
   k->bm = faAttentionIntAttr(k, "block_m", k->bm);
   k->bn = faAttentionIntAttr(k, "block_n", k->bn);
   k->warps = faAttentionIntAttr(k, "warps", k->warps);
@@ -387,18 +358,14 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   return faTemplateError("the tensor-core kernel", missing);
 }
 
-/* The decode kernel's tiles: one warp, 16 query rows, 64-key tiles (keys
- * split over workgroups); above D = 128 two warps of 16 rows and 32-key tiles
- * (one warp spills there). Two stages up to D = 64, above one (V(t) lands
- * while S = Q K(t)^T runs, K(t + 1) while P V(t) runs): bf16 D = 128 GQA
- * decode 7.83 -> 8.0 TFLOP/s, D = 256 5.0 -> 5.7, D = 64 6.0 -> 5.9
- * (bench/tune_mma.txt). */
+/* The decode kernel's tiles: the tile table's decode row. */
 static FaAttentionKernel decodeTiles(const FaAttentionKernel *k) {
   FaAttentionKernel d = *k;
   int64_t dmax = k->d > k->dv ? k->d : k->dv;
-  d.bm = MMA_DECODE_BM, d.bn = 64, d.warps = 1, d.stages = dmax > 64 ? 1 : 2, d.pvSplit = 1;
-  if (dmax > 128) /* two warps share the copies: one spills at D = 256 */
-    d.bm = 2 * MMA_DECODE_BM, d.bn = 32, d.warps = 2;
+  const FaTileRow *row =
+      faTileTableFind(FA_KERNEL_MMA_SYNC, FA_TILE_DECODE, true, k->causal, dmax);
+  d.bm = row->bm, d.bn = row->bn, d.warps = row->warps, d.stages = row->stages;
+  d.pvSplit = row->pvSplit;
   /* Swizzled tiles where rows are whole 128-byte groups: padded rows cost
    * the copies half as much L2 traffic again (bench/tune_mma.txt). */
   d.swizzle = k->d % 64 == 0 && k->dv % 64 == 0;
@@ -422,16 +389,12 @@ static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
 
 const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
   int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
-  bool dynM = m < 0;
-  /* Tiles the op asks for hold for every M: no decode kernel then. */
-  bool tuned = faAttentionMmaIsTuned(k);
-  bool hasMain = tuned || dynM || m > MMA_DECODE_MAX_M;
-  bool hasDecode = !tuned && (dynM || m <= MMA_DECODE_MAX_M);
+  bool hasMain = k->hasMain, hasDecode = k->hasDecode;
   char variant[192];
   const char *missing = NULL;
   if (hasMain) {
     snprintf(variant, sizeof variant, "%s_main", name);
-    if (k->hopper && !faAttentionWgmmaUnsupported(k))
+    if (k->kernel == FA_KERNEL_WGMMA)
       missing = faAttentionWgmmaAppend(t, k, variant);
     else
       missing = appendVariant(t, k, variant, false);
@@ -456,7 +419,7 @@ const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const ch
   faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
   faTemplateVarsSetFlag(&vars, "LSE", k->hasLse);
   faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
-  faTemplateVarsSetInt(&vars, "DECODE_MAX_M", MMA_DECODE_MAX_M);
+  faTemplateVarsSetInt(&vars, "DECODE_MAX_M", FA_DECODE_MAX_M);
   faTemplateVarsSetInt(&vars, "DECODE_BM", MMA_DECODE_BM);
   missing = faTextAppendTemplate(t, faTemplateAttentionDispatch, &vars);
   faTemplateVarsDestroy(&vars);

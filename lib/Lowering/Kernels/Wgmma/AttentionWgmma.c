@@ -12,36 +12,11 @@
 
 #include "mlir-c/BuiltinTypes.h"
 
-/* Tiles: {max head dim, most keys a workgroup visits on average (0: any),
- * keys per tile, consumer warpgroups of 64 query rows each, workgroups per
- * SM, persistent, overlap}; two stages of K and V. With `overlap` a
- * consumer's softmax of S(t) runs while its P(t-1) V(t-1) does
- * (FlashAttention-3's intra-warpgroup overlap, which keeps P(t-1) and S(t)
- * in registers together); without it each tile's S, softmax and P V run in
- * turn, and the consumers interleave with each other (D = 64: four
- * consumers of 256 rows, or four one-consumer workgroups an SM with few keys;
- * bench/tune_wgmma.txt, steps 21, 22). A persistent kernel runs as many
- * workgroups as fit the device at once, each walking work items: the next
- * one's Q and K / V load while the last one's O is stored (bench/tune_wgmma.txt,
- * step 13); under a causal mask in groups of a long and a short item (step 17). Of the rows of a head dim the first whose keys
- * fit is taken (measured: bench/tune_wgmma.txt, step 8): with few keys a
- * workgroup's prologue (Q, the first S and its softmax) and epilogue (the
- * last P V, O) are a large part of its time, and small workgroups, several
- * per SM, overlap them with each other's loops. */
-typedef struct {
-  int64_t maxD, maxKeys, bn, consumers, ctas;
-  bool persistent, overlap;
-} WgmmaTileRow;
-
-static const WgmmaTileRow kWgmmaTiles[] = {
-    {64, 1024, 64, 1, 4, false, false}, {64, 0, 96, 4, 1, false, false},
-    {64, 0, 128, 2, 1, false, true},   {128, 0, 128, 2, 1, true, true},
-    {128, 0, 64, 2, 1, false, true},   {256, 0, 64, 2, 1, false, true}};
-enum { WG_NUM_ROWS = sizeof kWgmmaTiles / sizeof kWgmmaTiles[0] };
-
+/* Tiles: the tile table's FA_KERNEL_WGMMA rows (lib/Lowering/TileTable.c says
+ * why each), two stages of K and V, 64 query rows per consumer warpgroup. */
 /* An SM of Hopper has 228 KiB of shared memory (227 for one block, 1 KiB
  * reserved per block) and 64 Ki registers. */
-enum { WG_SMEM_SM = 228 * 1024, WG_SMEM_LIMIT = 227 * 1024, WG_STAGES = 2, WG_REGS = 65536 };
+enum { WG_SMEM_SM = 228 * 1024, WG_SMEM_LIMIT = 227 * 1024, WG_REGS = 65536 };
 /* setmaxnreg: the producer keeps 24 registers, the consumers share the rest
  * of what the workgroup was launched with. */
 enum { WG_PRODUCER_REGS = 24 };
@@ -102,11 +77,11 @@ static bool smemFits(const FaAttentionKernel *w) {
 
 static int64_t headDim(const FaAttentionKernel *k) { return k->d > k->dv ? k->d : k->dv; }
 
-static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow *row) {
+static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const FaTileRow *row) {
   FaAttentionKernel w = *k;
-  w.bn = row->bn, w.stages = WG_STAGES, w.pvSplit = 1;
-  w.bm = 64 * row->consumers;
-  w.warps = 4 * (row->consumers + 1);
+  w.bn = row->bn, w.stages = row->stages, w.pvSplit = row->pvSplit;
+  w.bm = row->bm;
+  w.warps = row->warps;
   w.ctasPerSm = row->ctas;
   /* Persistent where O's buffer fits beside the others. */
   w.persistent = row->persistent;
@@ -118,31 +93,31 @@ static FaAttentionKernel rowTiles(const FaAttentionKernel *k, const WgmmaTileRow
 /* Whether `row` serves k: its head dims, and its shared memory; rows of
  * several workgroups per SM, or of more than two consumers, leave too few
  * registers for a bias (spills). */
-static bool rowServes(const FaAttentionKernel *k, const WgmmaTileRow *row) {
+static bool rowServes(const FaAttentionKernel *k, const FaTileRow *row) {
   FaAttentionKernel w = rowTiles(k, row);
   /* setmaxnreg.inc only raises a consumer's count above the launch's. */
   bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
   bool biasFits = !k->biasElt.ptr ||
-                  (row->ctas == 1 && row->consumers <= 2 && (headDim(k) <= 64 || row->bn <= 64));
+                  (row->ctas == 1 && row->bm <= 2 * 64 && (headDim(k) <= 64 || row->bn <= 64));
   return row->maxD >= headDim(k) && biasFits && smemFits(&w) && regsFit;
 }
 
 /* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
  * for at most few->maxKeys keys per workgroup on average. */
 typedef struct {
-  const WgmmaTileRow *few, *many;
+  const FaTileRow *few, *many;
 } WgmmaRows;
 
 static WgmmaRows chooseRows(const FaAttentionKernel *k) {
   WgmmaRows r = {NULL, NULL};
   /* The rows of the smallest head dim of the table that covers k's. */
-  int64_t d = 0;
-  for (size_t i = 0; i < WG_NUM_ROWS && !d; ++i)
-    if (kWgmmaTiles[i].maxD >= headDim(k))
-      d = kWgmmaTiles[i].maxD;
-  for (size_t i = 0; i < WG_NUM_ROWS; ++i) {
-    const WgmmaTileRow *row = &kWgmmaTiles[i];
-    if (row->maxD != d || !rowServes(k, row))
+  const FaTileRow *first =
+      faTileTableFind(FA_KERNEL_WGMMA, FA_TILE_MAIN, true, k->causal, headDim(k));
+  size_t n;
+  const FaTileRow *rows = faTileTableGet(&n);
+  for (size_t i = 0; first && i < n; ++i) {
+    const FaTileRow *row = &rows[i];
+    if (row->kernel != FA_KERNEL_WGMMA || row->maxD != first->maxD || !rowServes(k, row))
       continue;
     if (row->maxKeys && !r.few)
       r.few = row;
@@ -174,8 +149,6 @@ static int64_t averageKeys(const FaAttentionKernel *k) {
 /* (Asked only of ops the mma.sync kernel takes: element types and head dims
  * are checked there.) */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
-  if (faAttentionMmaIsTuned(k))
-    return "the op's tuning attributes are the mma.sync kernel's";
   if (!chooseRows(k).many)
     return "the Hopper kernel's tiles exceed the shared memory of an SM";
   return NULL;
@@ -236,7 +209,7 @@ static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
 /* One kernel of the template: `name` with `row`'s tiles; the first
  * persistent one of an op declares the runtime function it calls
  * (*smsDeclared). */
-static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const WgmmaTileRow *row,
+static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaTileRow *row,
                                 const char *name, bool *smsDeclared) {
   FaAttentionKernel w = rowTiles(k, row);
   FaTemplateVars vars;
