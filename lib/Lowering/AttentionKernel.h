@@ -1,6 +1,5 @@
 /* Internal: one fa.gridwise_attention as fa-lower-attention sees it, shared
- * by the portable kernel (LowerAttention.c) and the tensor-core kernel
- * (GPU/AttentionMma.c). */
+ * by the selection (Selection.c) and the kernels (Kernels/). */
 #ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 #define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 
@@ -61,7 +60,7 @@ void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
 /* An integer attribute of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t dflt);
 
-/* Tensor-core kernel (GPU/AttentionMma.c). Why the op cannot take it (NULL
+/* mma.sync kernel (Kernels/MmaSync/AttentionMma.c). Why the op cannot take it (NULL
  * when it can), for chip-independent reasons: element types, head dims,
  * layout. */
 const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
@@ -71,18 +70,17 @@ bool faAttentionMmaIsTuned(const FaAttentionKernel *k);
 /* Chooses the main kernel's tiles (the tile table, then the op's
  * attributes) and checks them; returns why they are unusable, or NULL. */
 const char *faAttentionMmaChooseTiles(FaAttentionKernel *k);
-/* Appends kernel `name` (its entry, the main and decode kernels that
- * k->hasMain / k->hasDecode ask for, and their helpers) to `t`; NULL or an
- * error. */
-const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
-/* Shared by the tensor-core kernels: the variables every kernel template
- * takes (name, types, scale, arguments, features), and the register
- * fragments of k's tiles with rm 16-row slices per warp. */
-void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
-                             const char *name);
-void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm);
+/* The mma.sync kernel `name` with k's tiles, and its decode kernel (the
+ * tile table's decode row, keys split over workgroups); NULL or an error. */
+const char *faAttentionMmaAppendMain(FaText *t, const FaAttentionKernel *k, const char *name);
+const char *faAttentionMmaAppendDecode(FaText *t, const FaAttentionKernel *k, const char *name);
 
-/* Hopper kernel (GPU/AttentionWgmma.c): why it cannot take `k` (NULL when
+/* Tensor cores (Kernels/Common/TensorCore.c): appends kernel `name`, the
+ * entry that runs the main and decode kernels k->hasMain / k->hasDecode ask
+ * for (k->kernel the main one), and their helpers to `t`; NULL or an error. */
+const char *faAttentionTensorCoreAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+
+/* Hopper kernel (Kernels/Wgmma/AttentionWgmma.c): why it cannot take `k` (NULL when
  * it can), and its text as kernel `name`. */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);

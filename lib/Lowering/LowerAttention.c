@@ -676,7 +676,7 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   appendAliases(&t, &k, target);
   const char *missing = NULL;
   if (k.mma)
-    missing = faAttentionMmaAppend(&t, &k, name);
+    missing = faAttentionTensorCoreAppend(&t, &k, name);
   else
     appendKernel(&t, &k, target, name);
   if (missing) {

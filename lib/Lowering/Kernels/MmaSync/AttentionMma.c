@@ -6,6 +6,7 @@
 #include "Support/Builders.h"
 #include "Support/Template.h"
 #include "Lowering/Kernels/Common/BlockwiseMma.h"
+#include "Lowering/Kernels/Common/TensorCore.h"
 
 #include "mlir-c/BuiltinTypes.h"
 
@@ -15,23 +16,15 @@
 /* --- tiles ------------------------------------------------------------------ */
 
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
-/* f16 and bf16 elements; rows padded by 8 of them (16 bytes). */
-enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8, MMA_ELT_BYTES = 2 };
-/* P = exp2(S - m) <= 2^MMA_MAX_SLACK where m lags the row's max (f16 holds
- * up to 65504, bf16 far more; f32 sums of such P stay exact enough). */
-enum { MMA_MAX_SLACK = 8 };
-/* Causal workgroups run longest first in chunks of (batch, head) pairs whose
- * K and V take at most this much of L2 (H100: 50 MB, A100: 40 MB). */
-enum { MMA_L2_BUDGET = 16 << 20 };
-
+/* Rows padded by 8 elements (16 bytes of f16 / bf16). */
+enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8 };
 /* Decode (M <= FA_DECODE_MAX_M) runs a kernel of one warp and
- * MMA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
+ * FA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
  * workgroups (three per SM of a 132-SM H100 / H200), each scanning at least
  * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. Keys split
  * only where at least two splits fit, so at most MMA_SPLIT_WGS / 2 (batch,
  * head, query tile) triples have split counters. */
 enum {
-  MMA_DECODE_BM = 16,
   MMA_SPLIT_WGS = 396,
   MMA_SPLIT_MIN_TILES = 4,
   MMA_SPLIT_MAX = 64
@@ -43,10 +36,6 @@ enum { MMA_MERGE_SPLITS = 8 };
 _Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % MMA_MERGE_SPLITS == 0,
                "the merge of splits takes at most 64 splits");
 
-static int64_t outBytes(const FaAttentionKernel *k) {
-  return mlirTypeIsAF32(k->outElt) ? 4 : MMA_ELT_BYTES;
-}
-
 /* Elements a shared-memory row is padded by: none where the tiles are
  * swizzled (GPU/tile_copy.mlir). */
 static int64_t rowPad(const FaAttentionKernel *k) { return k->swizzle ? 0 : MMA_PAD; }
@@ -54,10 +43,10 @@ static int64_t rowPad(const FaAttentionKernel *k) { return k->swizzle ? 0 : MMA_
 /* The Q tile and one or two stages of K and V tiles; afterwards the same
  * memory stages the [bm x dv] output tile. */
 static int64_t smemBytes(const FaAttentionKernel *k) {
-  int64_t b = MMA_ELT_BYTES, pad = rowPad(k);
+  int64_t b = faTensorCoreEltBytes(k), pad = rowPad(k);
   int64_t tiles = b * (k->bm * (k->d + pad) + k->stages * k->bn * (k->d + pad) +
                        k->stages * k->bn * (k->dv + pad));
-  int64_t out = outBytes(k) * k->bm * (k->dv + pad);
+  int64_t out = faTensorCoreOutBytes(k) * k->bm * (k->dv + pad);
   return tiles > out ? tiles : out;
 }
 
@@ -109,77 +98,6 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
 
 /* --- the template's variables ------------------------------------------------ */
 
-/* Which fragment entry a thread's element i of a [16*RM*warps x cols] tile
- * is: slice r, column tile j, entry e (see blockwise_mma.mlir). */
-typedef enum { ROW_OFFSET, COL_OFFSET, COL_MINUS_ROW, ROW_STAT, STAT_ROW_OFFSET } FragField;
-
-static long fragField(FragField f, long i, long ct) {
-  long e = i % 4, j = (i / 4) % ct, r = i / 4 / ct;
-  switch (f) {
-  case ROW_OFFSET: return r * 16 + (e / 2) * 8;
-  case COL_OFFSET: return j * 8 + e % 2;
-  case COL_MINUS_ROW: return j * 8 + e % 2 - (r * 16 + (e / 2) * 8);
-  case ROW_STAT: return r * 2 + e / 2;
-  default: return (i / 2) * 16 + (i % 2) * 8; /* row of row-vector entry i */
-  }
-}
-
-/* NAME = "v0, v1, ..." over the n entries of a fragment with ct column tiles. */
-static void setFragList(FaTemplateVars *vars, const char *name, FragField f, long n,
-                        long ct) {
-  FaText t;
-  faTextInit(&t);
-  for (long i = 0; i < n; ++i)
-    faTextAppend(&t, "%s%ld", i ? ", " : "", fragField(f, i, ct));
-  faTemplateVarsSetText(vars, name, t.data);
-  faTextDestroy(&t);
-}
-
-/* P V runs in pv_split chunks of BNC keys: S_CHUNK<c> lists the entries of an
- * S fragment that belong to chunk c, in the fragment order of a [rows x BNC]
- * tile. */
-static void setChunks(FaTemplateVars *vars, const FaAttentionKernel *k, long ns) {
-  long ct = (long)k->bn / 8, chunks = (long)k->pvSplit, ctc = ct / chunks;
-  for (long c = 0; c < chunks; ++c) {
-    FaText t;
-    faTextInit(&t);
-    for (long i = 0, n = 0; i < ns; ++i)
-      if ((i / 4) % ct / ctc == c)
-        faTextAppend(&t, "%s%ld", n++ ? ", " : "", i);
-    faTemplateVarsSetText(vars, c ? "S_CHUNK1" : "S_CHUNK0", t.data);
-    faTextDestroy(&t);
-  }
-  faTemplateVarsSetInt(vars, "PV_CHUNKS", chunks);
-  faTemplateVarsSetInt(vars, "NSC", ns / chunks);
-  faTemplateVarsSetInt(vars, "BNC", (long)k->bn / chunks);
-  faTemplateVarsSetFlag(vars, "PV_SPLIT", chunks == 2);
-}
-
-static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  FaText t;
-  faTextInit(&t);
-  faAttentionAppendArgs(&t, k);
-  faTemplateVarsSetText(vars, "ARGS", t.data);
-  faTextDestroy(&t);
-}
-
-/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
- * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
-static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
-  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
-                    k->hasLse ? ", %lse" : "");
-  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s%s, %%op%s", bias, kvl,
-                    k->hasLse ? ", %lsep" : "");
-  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
-                    k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
-}
-
-static long clampOffset(int64_t off) {
-  const int64_t lim = (int64_t)1 << 30; /* |offset| beyond any i32 index */
-  return (long)(off > lim ? lim : off < -lim ? -lim : off);
-}
-
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* Whether the kernel may split its keys: not when B, Hq, M and N are static
@@ -218,46 +136,6 @@ static void setSplit(FaTemplateVars *vars, const FaAttentionKernel *k, bool spli
   faTemplateVarsSetInt(vars, "MERGE_SPLITS", k->dv > 128 ? MMA_MERGE_SPLITS / 2 : MMA_MERGE_SPLITS);
 }
 
-static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  faTemplateVarsSetInt(vars, "KV_ROW_BYTES", (long)(MMA_ELT_BYTES * (k->d + k->dv)));
-  faTemplateVarsSetInt(vars, "L2_BUDGET", (long)MMA_L2_BUDGET);
-  faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
-  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
-  faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
-  faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD", k->kvPerHead);
-  if (k->kvElt.ptr)
-    faTemplateVarsSetType(vars, "KV_ELT", k->kvElt);
-  faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);
-  if (k->biasElt.ptr) {
-    faTemplateVarsSetFlag(vars, "BIAS_F32", mlirTypeIsAF32(k->biasElt));
-    faTemplateVarsSetType(vars, "BIAS_ELT", k->biasElt);
-  }
-  faTemplateVarsSetFlag(vars, "LSE", k->hasLse);
-  faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
-}
-
-/* The register fragments of a workgroup of k->warps warps, each owning rm
- * 16-row slices of the [bm x bn] scores and [bm x dv] output (shared with
- * the Hopper kernel, whose warps own one slice each). */
-void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm) {
-  long ns = rm * (long)k->bn / 2, no = rm * (long)k->dv / 2;
-  faTemplateVarsSetInt(vars, "NS", ns);
-  faTemplateVarsSetInt(vars, "NO", no);
-  faTemplateVarsSetInt(vars, "NR", 2 * rm);
-  faTemplateVarsSetInt(vars, "NO_PAIRS", no / 2);
-  setFragList(vars, "S_ROWS", ROW_OFFSET, ns, (long)k->bn / 8);
-  setFragList(vars, "S_COLS", COL_OFFSET, ns, (long)k->bn / 8);
-  setFragList(vars, "S_COLS_MINUS_ROWS", COL_MINUS_ROW, ns, (long)k->bn / 8);
-  setFragList(vars, "S_ROW_STAT", ROW_STAT, ns, (long)k->bn / 8);
-  setChunks(vars, k, ns);
-  setFragList(vars, "O_ROWS", ROW_OFFSET, no, (long)k->dv / 8);
-  setFragList(vars, "O_COLS", COL_OFFSET, no, (long)k->dv / 8);
-  setFragList(vars, "O_ROW_STAT", ROW_STAT, no, (long)k->dv / 8);
-  /* Row-vector entry r*2 + h: one entry per row of the fragment. */
-  setFragList(vars, "R_ROWS", STAT_ROW_OFFSET, 2 * rm, 1);
-  faTemplateVarsSetInt(vars, "PAIR_ALIGN", 2 * (long)outBytes(k));
-}
-
 static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   long rm = (long)(k->bm / (16 * k->warps));
   faTemplateVarsSetInt(vars, "D", (long)k->d);
@@ -271,16 +149,16 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "BN", (long)k->bn);
   faTemplateVarsSetInt(vars, "THREADS", (long)(32 * k->warps));
   faTemplateVarsSetInt(vars, "WARP_ROWS", 16 * rm);
-  int64_t b = MMA_ELT_BYTES;
+  int64_t b = faTensorCoreEltBytes(k);
   faTemplateVarsSetInt(vars, "OFF_K", (long)(b * k->bm * (k->d + pad)));
   faTemplateVarsSetInt(vars, "OFF_V",
                        (long)(b * (k->bm + k->stages * k->bn) * (k->d + pad)));
   faTemplateVarsSetInt(vars, "STAGES", (long)k->stages);
   faTemplateVarsSetFlag(vars, "ONE_STAGE", k->stages == 1);
   faTemplateVarsSetInt(vars, "SMEM_BYTES", (long)smemBytes(k));
-  faAttentionMmaSetFragments(vars, k, rm);
+  faTensorCoreSetFragments(vars, k, rm);
   /* The epilogue's 16-byte chunks of the output tile. */
-  long ob = (long)outBytes(k), threads = 32 * (long)k->warps;
+  long ob = (long)faTensorCoreOutBytes(k), threads = 32 * (long)k->warps;
   long outChunks = (long)k->dv * ob / 16, outN = (long)k->bm * outChunks;
   faTemplateVarsSetInt(vars, "OUT_VEC", 16 / ob);
   faTemplateVarsSetInt(vars, "OUT_CHUNKS", outChunks);
@@ -299,7 +177,7 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   faTemplateVarsSet(vars, "DST", "%s", dst);
   faTemplateVarsSetInt(vars, "ROWS", (long)rows);
   faTemplateVarsSetInt(vars, "COLS", (long)cols);
-  faTemplateVarsSetInt(vars, "ELT_BYTES", (long)MMA_ELT_BYTES);
+  faTemplateVarsSetInt(vars, "ELT_BYTES", (long)faTensorCoreEltBytes(k));
   faTemplateVarsSetInt(vars, "CHUNKS", chunks);
   faTemplateVarsSetInt(vars, "N", n);
   faTemplateVarsSetInt(vars, "ITERS", (n + threads - 1) / threads);
@@ -310,34 +188,13 @@ static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttention
   return faTextAppendTemplate(t, faTemplateTileCopy, vars);
 }
 
-void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
-                             const char *name) {
-  faTemplateVarsSet(vars, "NAME", "%s", name);
-  /* The template's type aliases, one set per kernel of a module. */
-  faTemplateVarsSet(vars, "P", "%s_", name);
-  faTemplateVarsSetType(vars, "E", k->elt);
-  faTemplateVarsSetType(vars, "OE", k->outElt);
-  /* Without a bias and with a positive scale, the max runs on raw scores
-   * and the scale folds into the exponent (one FFMA per score). */
-  bool prescale = k->biasElt.ptr || !(k->scale > 0);
-  double scaleLog2e = k->scale * 1.4426950408889634;
-  faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
-  faTemplateVarsSetFlag(vars, "PRESCALE", prescale);
-  /* How far (log2) a row's running max may lag behind its true max. */
-  faTemplateVarsSetInt(vars, "MAX_SLACK", MMA_MAX_SLACK);
-  faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
-  setArgs(vars, k);
-  setCallArgs(vars, k);
-  setFeatures(vars, k);
-}
-
 /* One kernel of the template: `name` with k's tiles; `split` lets it split
  * its keys over workgroups. */
 static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const char *name,
                                  bool split) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faAttentionMmaSetCommon(&vars, k, name);
+  faTensorCoreSetCommon(&vars, k, name);
   faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_MMA);
   setSplit(&vars, k, split);
   setShapes(&vars, k);
@@ -372,56 +229,11 @@ static FaAttentionKernel decodeTiles(const FaAttentionKernel *k) {
   return d;
 }
 
-/* Whether a decode step of grouped heads may pack its heads into rows:
- * nothing in the op may tell the heads or the rows apart. */
-static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
-  if (m >= 0 && m != 1)
-    return false;
-  if (k->kvElt.ptr && k->kvPerHead)
-    return false;
-  if (k->biasElt.ptr) {
-    MlirType b = mlirValueGetType(k->bias);
-    if (mlirShapedTypeGetDimSize(b, 1) != 1 || mlirShapedTypeGetDimSize(b, 2) != 1)
-      return false;
-  }
-  return true;
+const char *faAttentionMmaAppendMain(FaText *t, const FaAttentionKernel *k, const char *name) {
+  return appendVariant(t, k, name, false);
 }
 
-const char *faAttentionMmaAppend(FaText *t, const FaAttentionKernel *k, const char *name) {
-  int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
-  bool hasMain = k->hasMain, hasDecode = k->hasDecode;
-  char variant[192];
-  const char *missing = NULL;
-  if (hasMain) {
-    snprintf(variant, sizeof variant, "%s_main", name);
-    if (k->kernel == FA_KERNEL_WGMMA)
-      missing = faAttentionWgmmaAppend(t, k, variant);
-    else
-      missing = appendVariant(t, k, variant, false);
-  }
-  if (hasDecode && !missing) {
-    FaAttentionKernel d = decodeTiles(k);
-    snprintf(variant, sizeof variant, "%s_decode", name);
-    missing = appendVariant(t, &d, variant, true);
-  }
-  if (missing)
-    return missing;
-  FaTemplateVars vars;
-  faTemplateVarsInit(&vars);
-  faTemplateVarsSet(&vars, "NAME", "%s", name);
-  faTemplateVarsSetType(&vars, "E", k->elt);
-  faTemplateVarsSetType(&vars, "OE", k->outElt);
-  setArgs(&vars, k);
-  setCallArgs(&vars, k);
-  faTemplateVarsSetFlag(&vars, "HAS_MAIN", hasMain);
-  faTemplateVarsSetFlag(&vars, "HAS_DECODE", hasDecode);
-  faTemplateVarsSetFlag(&vars, "PACK", hasDecode && mayPackHeads(k, m));
-  faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
-  faTemplateVarsSetFlag(&vars, "LSE", k->hasLse);
-  faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", clampOffset(k->causalOffset));
-  faTemplateVarsSetInt(&vars, "DECODE_MAX_M", FA_DECODE_MAX_M);
-  faTemplateVarsSetInt(&vars, "DECODE_BM", MMA_DECODE_BM);
-  missing = faTextAppendTemplate(t, faTemplateAttentionDispatch, &vars);
-  faTemplateVarsDestroy(&vars);
-  return faTemplateError("the tensor-core dispatch", missing);
+const char *faAttentionMmaAppendDecode(FaText *t, const FaAttentionKernel *k, const char *name) {
+  FaAttentionKernel d = decodeTiles(k);
+  return appendVariant(t, &d, name, true);
 }

@@ -7,6 +7,7 @@
 #include "Lowering/AttentionKernel.h"
 #include "Support/Template.h"
 #include "Lowering/Kernels/Common/BlockwiseMma.h"
+#include "Lowering/Kernels/Common/TensorCore.h"
 
 #include <stdio.h>
 
@@ -214,11 +215,11 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
   FaAttentionKernel w = rowTiles(k, row);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faAttentionMmaSetCommon(&vars, &w, name);
+  faTensorCoreSetCommon(&vars, &w, name);
   faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_WGMMA);
   setLayout(&vars, &w);
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
-  faAttentionMmaSetFragments(&vars, &w, 1);
+  faTensorCoreSetFragments(&vars, &w, 1);
   faTemplateVarsSetFlag(&vars, "TMA_STORE", tmaStore(&w));
   faTemplateVarsSetFlag(&vars, "O_BUFFER", ownOBuffer(&w));
   faTemplateVarsSetFlag(&vars, "PERSISTENT", w.persistent);
@@ -249,7 +250,7 @@ static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const Wgm
                                 const char *name) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faAttentionMmaSetCommon(&vars, k, name);
+  faTensorCoreSetCommon(&vars, k, name);
   faTemplateVarsSetInt(&vars, "FEW_MAX_KEYS", (long)rows->few->maxKeys);
   faTemplateVarsSetInt(&vars, "FEW_CTAS", (long)rows->few->ctas);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmmaSelect, &vars);

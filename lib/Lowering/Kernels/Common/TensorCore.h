@@ -1,0 +1,22 @@
+/* Internal: what the tensor-core kernels share (TensorCore.c). */
+#ifndef FA_LIB_LOWERING_KERNELS_COMMON_TENSORCORE_H
+#define FA_LIB_LOWERING_KERNELS_COMMON_TENSORCORE_H
+
+#include "Lowering/AttentionKernel.h"
+
+/* Query rows of the decode kernel's tiles that the entry packs heads into. */
+enum { FA_DECODE_BM = 16 };
+
+/* Bytes of an element of Q, K and V, and of O. */
+int64_t faTensorCoreEltBytes(const FaAttentionKernel *k);
+int64_t faTensorCoreOutBytes(const FaAttentionKernel *k);
+/* The causal offset clamped to +-2^30 (beyond any i32 index). */
+long faTensorCoreClampOffset(int64_t off);
+
+/* The variables every kernel template takes (name, types, scale, arguments,
+ * features). */
+void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k, const char *name);
+/* The register fragments of k's tiles with rm 16-row slices per warp. */
+void faTensorCoreSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm);
+
+#endif
