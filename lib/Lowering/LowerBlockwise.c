@@ -217,6 +217,11 @@ static const char *templateFor(MlirOperation module, MlirOperation op, Templates
   MlirLogicalResult ok =
       why ? mlirLogicalResultFailure() : faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
+  if (why) {
+    char msg[640];
+    snprintf(msg, sizeof msg, "fa-lower-blockwise: internal error: %s", why);
+    mlirEmitError(mlirOperationGetLocation(op), msg);
+  }
   if (mlirLogicalResultIsFailure(ok)) {
     faTextDestroy(&key);
     return NULL;

@@ -10,6 +10,9 @@
 //   lse = m + log l (-inf where l = 0).
 // Each tensor is indexed in the order the op's layout attributes keep its
 // dims ({{Q_INDEX}} etc.: [b, h, i, d], [b, i, h, d] with q_bshd, ...).
+//#vars Q_INDEX NAME ARGS RESULTS SCALE QT Q_HEADS Q_SEQ V_HEADS VT V_SEQ K_INDEX KT E BT BE
+//#vars CAUSAL_OFFSET KVT KVE O_SIZES OE O_MAP V_INDEX OT LT
+//#flags HALF BIAS BIAS_HALF CAUSAL KVLEN KVLEN_PER_HEAD OUT_HALF LSE
 
 func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
   %c0 = arith.constant 0 : index

@@ -67,10 +67,61 @@ static bool dropKnownDeclarations(MlirOperation module, MlirBlock from) {
   return fit;
 }
 
+/* The first error of parsing a text, kept to be told at its template line. */
+typedef struct {
+  bool seen;
+  int line, col;
+  FaText message;
+} ParseError;
+
+static MlirLogicalResult keepParseError(MlirDiagnostic diag, void *userData) {
+  ParseError *e = userData;
+  if (e->seen || mlirDiagnosticGetSeverity(diag) != MlirDiagnosticError)
+    return mlirLogicalResultSuccess();
+  e->seen = true;
+  MlirLocation loc = mlirDiagnosticGetLocation(diag);
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    e->line = mlirLocationFileLineColRangeGetStartLine(loc);
+    e->col = mlirLocationFileLineColRangeGetStartColumn(loc);
+  }
+  mlirDiagnosticPrint(diag, faTextAppendStringRef, &e->message);
+  return mlirLogicalResultSuccess();
+}
+
+/* Reports a parse error at the template line that the failing line came
+ * from (or the generated line, where no template made it). */
+static void reportParseError(MlirContext ctx, const FaText *text, const ParseError *e) {
+  FaTextOrigin origin;
+  char msg[768];
+  MlirLocation loc;
+  if (faTextGetOrigin(text, e->line, &origin)) {
+    loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString(origin.file),
+                                     (unsigned)origin.line, (unsigned)e->col);
+    snprintf(msg, sizeof msg, "the specialised template does not parse: %s", e->message.data);
+  } else {
+    loc = mlirLocationUnknownGet(ctx);
+    snprintf(msg, sizeof msg, "generated IR, line %d, does not parse: %s", e->line,
+             e->message.data);
+  }
+  mlirEmitError(loc, msg);
+}
+
+/* Parses `text`; a parse error is reported where the text came from. */
+static MlirModule parseText(MlirContext ctx, const FaText *text) {
+  ParseError e = {false, 0, 0, {0}};
+  faTextInit(&e.message);
+  MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(ctx, keepParseError, &e, NULL);
+  MlirModule parsed = mlirModuleCreateParse(ctx, mlirStringRefCreate(text->data, text->size));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  if (mlirModuleIsNull(parsed) && e.seen)
+    reportParseError(ctx, text, &e);
+  faTextDestroy(&e.message);
+  return parsed;
+}
+
 MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text) {
   MlirContext ctx = mlirOperationGetContext(module);
-  MlirModule parsed =
-      mlirModuleCreateParse(ctx, mlirStringRefCreate(text->data, text->size));
+  MlirModule parsed = parseText(ctx, text);
   if (mlirModuleIsNull(parsed))
     return mlirLogicalResultFailure();
   MlirBlock from = mlirModuleGetBody(parsed);

@@ -1,18 +1,24 @@
 /* Internal: IR templates kept as .mlir files beside the C that specialises them,
  * embedded in the library at build time and specialised by the lowerings.
  *
- * A template is MLIR text with two additions:
- *   {{NAME}}            replaced by the value of variable NAME;
- *   //#if NAME, //#else, //#endif
- *                       on lines of their own: the lines between are kept
- *                       only when NAME is set to a value other than "0"
- *                       (or, after //#else, when it is not). Nestable.
- *   //#if !NAME         the lines are kept when NAME is not set or "0".
+ * A template is MLIR text with these additions, each directive on a line of
+ * its own:
+ *   //#vars A B ...     declares the variables the template uses;
+ *   //#flags F G ...    declares the flags it tests (both may repeat);
+ *   {{A}}               replaced by the value of variable A;
+ *   //#if F, //#if !F, //#else, //#endif
+ *                       the lines between are kept only when flag F is set
+ *                       to a value other than "0" (with !, when it is "0");
+ *                       nestable;
  *   //#include NAME     the embedded template of file NAME.mlir (any of
  *                       lib/CMakeLists.txt's FA_TEMPLATE_LIST), specialised with
  *                       the same variables: pieces shared by kernels.
- * A reference to an unset variable is an error, so a template and its
- * specialiser cannot drift apart silently. */
+ * The contract, so that a template and its specialiser cannot drift apart
+ * silently: a variable or flag used but not declared, or declared but never
+ * used, is an error, as are an unknown directive, a kept {{A}} whose variable
+ * is not set and a kept //#if whose flag is not set. Errors name the
+ * template's file and line; so do errors in parsing the specialised text
+ * (faModuleAppendParsed, through the lines' origins in FaText). */
 #ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
 #define FA_LIB_TRANSFORMS_TEMPLATE_H
 
@@ -42,14 +48,15 @@ void faTemplateVarsSetFlag(FaTemplateVars *vars, const char *name, bool value);
 /* Sets NAME to the textual form of `type`. */
 void faTemplateVarsSetType(FaTemplateVars *vars, const char *name, MlirType type);
 
-/* Appends the specialised template to `t`. Returns the name of the first
- * unset variable it references (NULL on success); `t` is then incomplete. */
+/* Appends the specialised template to `t`, each line noted with its origin.
+ * Returns NULL, or the first breach of the contract ("FILE:LINE: what"); `t`
+ * is then incomplete. The text lives until the next call. */
 const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVars *vars);
 
-/* The error for what faTextAppendTemplate returned (`missing`; NULL: none)
- * while appending the template `what` ("the Hopper kernel"): names the unset
- * variable or the unknown //#include. The text lives until the next call. */
-const char *faTemplateError(const char *what, const char *missing);
+/* The error for what faTextAppendTemplate returned (`error`; NULL: none)
+ * while appending the template `what` ("the Hopper kernel"). The text lives
+ * until the next call. */
+const char *faTemplateError(const char *what, const char *error);
 
 /* The embedded templates (generated from the NAME.mlir files of lib/CMakeLists.txt). */
 extern const char faTemplateAttentionMma[];
@@ -62,9 +69,10 @@ extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
 
-/* Every embedded template by its file's base name ("attention_mma"). */
+/* Every embedded template by its file's base name ("attention_mma"), with
+ * its path in the source tree ("lib/Lowering/Kernels/MmaSync/attention_mma.mlir"). */
 typedef struct {
-  const char *name, *text;
+  const char *name, *text, *path;
 } FaTemplateFile;
 extern const FaTemplateFile faTemplateFiles[];
 extern const size_t faTemplateNumFiles;

@@ -13,12 +13,39 @@ void faTextInit(FaText *t) {
   if (!t->data)
     abort();
   t->data[0] = '\0';
+  t->origins = NULL;
+  t->numOrigins = t->numLines = t->scanned = 0;
 }
 
 void faTextDestroy(FaText *t) {
   free(t->data);
+  free(t->origins);
   t->data = NULL;
-  t->size = t->cap = 0;
+  t->origins = NULL;
+  t->size = t->cap = t->numOrigins = t->numLines = t->scanned = 0;
+}
+
+void faTextNoteOrigin(FaText *t, const char *file, int line) {
+  for (; t->scanned < t->size; ++t->scanned)
+    t->numLines += t->data[t->scanned] == '\n';
+  if (t->numLines >= t->numOrigins) {
+    size_t n = t->numOrigins ? t->numOrigins : 256;
+    while (n <= t->numLines)
+      n *= 2;
+    t->origins = realloc(t->origins, n * sizeof *t->origins);
+    if (!t->origins)
+      abort();
+    memset(t->origins + t->numOrigins, 0, (n - t->numOrigins) * sizeof *t->origins);
+    t->numOrigins = n;
+  }
+  t->origins[t->numLines] = (FaTextOrigin){file, line};
+}
+
+bool faTextGetOrigin(const FaText *t, int line, FaTextOrigin *origin) {
+  if (line < 1 || (size_t)line > t->numOrigins || !t->origins[line - 1].file)
+    return false;
+  *origin = t->origins[line - 1];
+  return true;
 }
 
 static void reserve(FaText *t, size_t extra) {

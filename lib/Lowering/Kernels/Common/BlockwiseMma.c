@@ -161,9 +161,18 @@ static void setWgmmaAsm(FaTemplateVars *vars, long n, long nc, bool aShared, boo
   faTextDestroy(&ptx);
 }
 
+/* The op kinds the fragment templates tell apart, all off (flags are always
+ * set: the template contract). */
+static void clearKinds(FaTemplateVars *vars) {
+  static const char *const kKinds[] = {"FILL", "REDUCTION", "GEMM", "WAIT"};
+  for (size_t i = 0; i < sizeof kKinds / sizeof kKinds[0]; ++i)
+    faTemplateVarsSetFlag(vars, kKinds[i], false);
+}
+
 const char *faBlockwiseWgmmaAppendWait(FaText *t, const char *name, long nc, int pending) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
+  clearKinds(&vars);
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   faTemplateVarsSetFlag(&vars, "WAIT", true);
   faTemplateVarsSetInt(&vars, "NC", nc);
@@ -218,6 +227,7 @@ static void setWgmmaGemm(FaTemplateVars *vars, MlirOperation op) {
 const char *faBlockwiseMmaAppend(FaText *t, MlirOperation op, const char *name) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
+  clearKinds(&vars);
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   if (faOpIsA(op, "fa.blockwise_fill")) {
     faTemplateVarsSetFlag(&vars, "FILL", true);

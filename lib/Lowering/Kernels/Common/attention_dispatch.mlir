@@ -8,6 +8,8 @@
 // [B, Hkv, G, ...], which is exact where nothing in the op tells the heads or
 // the rows apart (no bias per head or row, no kv_len per head, a causal mask
 // that leaves row 0 every key).
+//#vars NAME DECODE_MAX_M DECODE_BM ARGS CAUSAL_OFFSET E OE PACKED_ARGS TYPES CALL_ARGS
+//#flags HAS_DECODE HAS_MAIN PACK CAUSAL LSE
 func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#if HAS_DECODE
   %c0 = arith.constant 0 : index

@@ -1,6 +1,7 @@
 // Included (//#include) by the attention kernels:
 // exp2 of a chunk of scores, denormal results flushed to 0
 // (ex2.approx.ftz: one MUFU each).
+//#vars NAME P NSC
 func.func private @{{NAME}}_exp2(%x: !{{P}}schunk) -> !{{P}}schunk attributes {fa.inline} {
   %p = affine.for %i = 0 to {{NSC}} iter_args(%pv = %x) -> (!{{P}}schunk) {
     %xi = vector.extract %pv[%i] : f32 from !{{P}}schunk

@@ -2,6 +2,7 @@
 // (//#include) by the attention kernels after attention_scores. From %s4,
 // the running max %mrow and sum %lrow it makes %mnew, %alpha, %anymove (whether
 // O needs the rescale of attention_rescale) and %earg (the exponents of P).
+//#vars MAX_SLACK LAYOUT P NR
       // Online softmax on the fragments: m' = max(m, rowmax S), P = exp2(S - m'),
       // alpha = exp2(m - m'), l' = l * alpha + rowsum P, O *= alpha. A row with
       // no visible key so far keeps m' = -inf; it is shifted by 0 instead, so

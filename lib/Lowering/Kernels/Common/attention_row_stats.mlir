@@ -2,6 +2,7 @@
 // kernels after their key loop. From the loop's results %fin (O, m, l per
 // thread's own columns) it makes %lfin (the rows' sums), %out = O / l (0 for
 // a row with no visible key) and %lsev, the log-sum-exp (-inf there).
+//#vars NR P O_ROW_STAT
     // Each thread summed its own columns of l: the quad's four partials make
     // the row's sum.
     %one32 = arith.constant 1 : i32

@@ -5,6 +5,8 @@
 // otherwise, and -inf where a key is hidden (past kv_len / N, above the
 // causal diagonal). The kernel defines the values it reads (%row0i, %col0i,
 // %scols, %nvalid, and the bias / causal constants).
+//#vars P NS BIAS_ELT
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32

@@ -1,6 +1,7 @@
 // The constants of the Hopper kernel's softmax functions, included
 // (//#include) at their top: 0 and -inf (scalar and per row) and the
 // exponent's scale {{EXP_SCALE}} (per score and per row).
+//#vars EXP_SCALE P
   %zf = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %zrows = vector.broadcast %zf : f32 to !{{P}}rows

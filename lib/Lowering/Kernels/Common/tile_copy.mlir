@@ -7,6 +7,8 @@
 // copies are a few integer instructions each. With SWIZZLE, dst keeps chunk
 // c of its row r at chunk c ^ (r % 8) (@{{NAME}}_col; rows counted from dst's
 // first, as fa.blockwise_gemm {swizzle} counts them from its operand's).
+//#vars ROWS COLS E DST THREADS NAME SRC CHUNKS ROW_STEP ELT_BYTES ITERS N
+//#flags STRIDED L2_PREFETCH SWIZZLE GUARD
 func.func private @{{NAME}}(%src: {{SRC}}, %b: index, %h: index, %r0: index, %rlim: index,
                             %dst: {{DST}}) attributes {fa.inline} {
   %c8 = arith.constant 8 : index

@@ -20,6 +20,12 @@
 // tile; with one stage (FlashAttention-2's order), V(t) lands while
 // S = Q K(t)^T runs and K(t+1) while the softmax and P V(t) run, behind two
 // barriers per tile. At the end the same memory stages O for 16-byte stores.
+//#vars NAME E BM BN D DV THREADS WARP_ROWS P SMEM_BYTES STAGES DP DVP BNC NS NSC NO NR COUNTERS
+//#vars ARGS SPLIT_WGS SPLIT_MIN_TILES SPLIT_MAX L2_BUDGET KV_ROW_BYTES OFF_K OFF_V KV_ELT
+//#vars CAUSAL_OFFSET S_COLS S_COLS_MINUS_ROWS S_ROWS SCALE_LOG2E EXP_SCALE GEMM_SWIZZLE PV_CHUNKS
+//#vars S_CHUNK0 S_CHUNK1 R_ROWS O_ROWS O_COLS NO_PAIRS MERGE_ARGS MERGE_TYPES OE PAIR_ALIGN
+//#vars OUT_CHUNKS OUT_VEC OUT_N OUT_ITERS MERGE_SPLITS MERGE_LSE_ARG MERGE_CHUNKS
+//#flags SPLIT CAUSAL KVLEN KVLEN_PER_HEAD BIAS ONE_STAGE PV_SPLIT OUT_F32 LSE
 
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #{{P}}ws>

@@ -12,6 +12,9 @@
 // An f16/bf16 fragment with the same element order is the A operand of
 // mma.sync for 16-column steps: elements (r*CT + 2k)*4 ... + 7 are the four
 // A registers of slice r, step k.
+//#vars NAME T NX NR CT IDENT E K KSTEPS N NPAIRS A_FROM B_STORED A_TYPE B_TYPE NC WARP_ROWS A_CT
+//#vars NA RM REG
+//#flags FILL REDUCTION MAX PARTIAL GEMM SWIZZLE TRANSPOSE_B A_SHARED
 
 //#if FILL
 // dest = value everywhere (the fragment is the thread's registers).

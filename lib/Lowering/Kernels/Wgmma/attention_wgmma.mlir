@@ -26,6 +26,14 @@
 // mbarriers. A chunk's rows are 128 bytes, stored with TMA's
 // 128-byte swizzle (the layout the wgmma descriptors read); columns past D of
 // the last chunk, and rows past the tensor, are TMA's zero fill.
+//#vars NAME E BM BN D DV WGS STAGES CW SMEM_BYTES DC DVC P QCS KCS KV_CHUNKS NS NO OE ARGS THREADS
+//#vars CTAS_PER_SM KV_ROW_BYTES L2_BUDGET OFF_KV OFF_BAR QEMPTY CONSUMER_THREADS LAUNCH_REGS
+//#vars PRODUCER_REGS Q_BYTES K_BYTES V_BYTES CONSUMER_REGS EXP_SCALE SOFTMAX_EXTRA_ARGS
+//#vars SOFTMAX_EXTRA_TYPES O_ROWS O_COLS OFF_O NO_PAIRS PAIR_ALIGN V_ZERO_PER_ROW Q_CHUNK_BYTES
+//#vars KV_CHUNK_BYTES SOFTMAX_EXTRA_PARAMS S_COLS S_COLS_MINUS_ROWS CAUSAL_OFFSET S_ROWS
+//#vars SCALE_LOG2E FAST_LIMIT MAX_SLACK NR WAIT_HELPERS
+//#flags DECLARE_SMS TMA_STORE PERSISTENT PAIRED CAUSAL SYNC_PV FAST_SOFTMAX KVLEN OUT_F32 O_BUFFER
+//#flags LSE BIAS
 
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>

@@ -4,6 +4,8 @@
 // workgroups of which {{FEW_CTAS}} share an SM (one's prologue and epilogue
 // overlap the others' loops), when a workgroup visits at most
 // {{FEW_MAX_KEYS}} keys on average, else @{{NAME}}_many.
+//#vars NAME FEW_CTAS FEW_MAX_KEYS ARGS CAUSAL_OFFSET CALL_ARGS TYPES
+//#flags CAUSAL
 func.func private @{{NAME}}({{ARGS}}) {
   %c2 = arith.constant 2 : index
   %N = memref.dim %v, %c2 : !V

@@ -1,6 +1,8 @@
 // The work item %tile (this workgroup's %item-th) of the Hopper kernel, included (//#include) by its
 // producer and by its consumers: batch %b, head %h (%hk of K and V), query
 // rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
+//#vars L2_BUDGET KV_ELT CAUSAL_OFFSET
+//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD
     %kv0 = arith.index_castui %kv032 : i32 to index
 //#if PAIRED
     // Under a causal mask items come in groups of %S = 1 or 2 (%Slog32 = 0

@@ -10,6 +10,9 @@
 //
 // Tiles in shared memory are [chunks][rows][64] of 16-bit elements: 128-byte
 // rows, stored with the 128-byte swizzle of TMA, each chunk 1024-aligned.
+//#vars K N KSTEPS E A_FROM B_STORED NAME A_TYPE B_TYPE NC B_DESC_HIGH B_BASE A_DESC_HIGH A_BASE
+//#vars A_CHUNK_UNITS B_CHUNK_UNITS PTX CONSTRAINTS D_ARGS D_TYPES ACC_STRUCT UNPACK R_ARGS PENDING
+//#flags GEMM ASYNC A_SHARED B_K_MAJOR WAIT
 //#if GEMM
 // Here: C += A B, M = 64 rows of the warpgroup, K = {{K}}, N = {{N}}, with
 // {{KSTEPS}} wgmma.mma_async m64n{{N}}k16 ({{E}} in, f32 accumulators),
