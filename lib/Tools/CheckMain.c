@@ -8,6 +8,7 @@
 
 #include "Tools/Tools.h"
 #include "Tools/Tensors.h"
+#include "Tools/ToolArgs.h"
 
 #include "Support/IRText.h"
 

@@ -7,6 +7,7 @@
  * is. Exit 0: all agree; 1: an output disagrees; 2: could not run (bad
  * files, a manifest that does not match the library, GPU runtime failure). */
 #include "Tools/Tensors.h"
+#include "Tools/ToolArgs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
