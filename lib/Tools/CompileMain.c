@@ -269,7 +269,7 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
     char text[160];
     snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,fa-lower-attention{target=%s}",
              target);
-    ok = faModuleRunPipeline(op, text);
+    ok = ok && faModuleRunPipeline(op, text);
     if (ok)
       markEntryPoints(op, true);
   }
