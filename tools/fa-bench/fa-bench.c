@@ -1,9 +1,9 @@
 /* fa-bench KERNELS.so: times fa-mlir's attention kernels on the GPU.
  * KERNELS.so is bench/attention_bench.mlir (bench/gen_bench_kernels.py) built with
  *   fa-compile --export-kernels --target=sm_90 -o KERNELS.so
- * which exports _mlir_ciface_fa_attention_I for I = (D_INDEX * 2 + bf16) * 2 + causal,
- * D_INDEX over D = 64, 80, 96, 128, 256 (arguments Q, K, V, O as memrefs; Q and O
- * [B, Hq, M, D], K and V [B, Hkv, N, D]; causal kernels have offset 0).
+ * which exports _mlir_ciface_fa_attention_I for kernel I of bench/bench_kernels.def
+ * (included below: one (D, dtype, causal) a line; arguments Q, K, V, O as memrefs; Q
+ * and O [B, Hq, M, D], K and V [B, Hkv, N, D]; causal kernels have offset 0).
  * Shapes: --shape=B,Hq,Hkv,M,N,D,DTYPE,CAUSAL (DTYPE f16 or bf16) or the older
  * --shape=B,H,N,D,CAUSAL (f16, Hq = Hkv, M = N); without any, the 12 shapes of
  * ../shared/spec/perf.md. Causal with M != N is bottom-right aligned as the
@@ -55,8 +55,19 @@ typedef struct {
 
 typedef void (*Kernel)(Desc *, Desc *, Desc *, Desc *);
 
-static const long kHeadDims[] = {64, 80, 96, 128, 256};
-enum { NUM_HEAD_DIMS = sizeof kHeadDims / sizeof kHeadDims[0] };
+/* The kernels of KERNELS.so: kernel I is _mlir_ciface_fa_attention_I. */
+typedef struct {
+  long d;
+  const char *dtype;
+  bool causal;
+} BenchKernel;
+
+static const BenchKernel kKernels[] = {
+#define FA_BENCH_KERNEL(d, dtype, causal) {d, #dtype, causal},
+#include "bench_kernels.def"
+#undef FA_BENCH_KERNEL
+};
+enum { NUM_KERNELS = sizeof kKernels / sizeof kKernels[0] };
 
 #define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c}
 static const Shape kPerfShapes[12] = {
@@ -77,6 +88,8 @@ static bool usesCausalKernel(const Shape *s) { return s->causal && s->m != 1; }
 static double visiblePairs(const Shape *s) {
   return usesCausalKernel(s) ? (double)s->m * (s->m + 1) / 2 : (double)s->m * s->n;
 }
+
+static const char *dtypeName(const Shape *s) { return s->bf16 ? "bf16" : "f16"; }
 
 static float toFloat(const Shape *s, uint16_t x) {
   return s->bf16 ? floatFromBf16(x) : floatFromHalf(x);
@@ -253,7 +266,7 @@ static bool runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
   mgpuStreamSynchronize(stream);
   double err = checkRows(s, bufs.host);
   bool ok = faRuntimeGetStatus() == 0 && err < 2e-2;
-  const char *dtype = s->bf16 ? "bf16" : "f16";
+  const char *dtype = dtypeName(s);
   printf("| %ld,%ld,%ld | %5ld | %5ld | %3ld | %-4s | %-3s | %9.3f | %8.2f | %4d/%-4d | %.1e %s |\n",
          s->b, s->hq, s->hkv, s->m, s->n, s->d, dtype, s->causal ? "yes" : "no",
          median * 1e3, tflops, warm, iters, err, ok ? "ok" : "WRONG");
@@ -267,9 +280,11 @@ static bool runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
   return ok;
 }
 
-static int headDimIndex(long d) {
-  for (int i = 0; i < NUM_HEAD_DIMS; ++i)
-    if (kHeadDims[i] == d)
+/* The index of the kernel that computes `s`; -1 when there is none. */
+static int kernelIndex(const Shape *s) {
+  for (int i = 0; i < NUM_KERNELS; ++i)
+    if (kKernels[i].d == s->d && !strcmp(kKernels[i].dtype, dtypeName(s)) &&
+        kKernels[i].causal == usesCausalKernel(s))
       return i;
   return -1;
 }
@@ -291,7 +306,7 @@ static bool parseShape(const char *text, Shape *s) {
   }
   s->causal = c != 0;
   bool dimsOk = s->b > 0 && s->hq > 0 && s->hkv > 0 && s->hq % s->hkv == 0 && s->m > 0 &&
-                s->n > 0 && headDimIndex(s->d) >= 0;
+                s->n > 0 && kernelIndex(s) >= 0;
   return dimsOk && (!s->causal || s->m == 1 || s->m == s->n);
 }
 
@@ -356,9 +371,7 @@ int main(int argc, char **argv) {
   int status = 0;
   for (int i = 0; i < numShapes; ++i) {
     char name[64];
-    int index = (headDimIndex(shapes[i].d) * 2 + shapes[i].bf16) * 2 +
-                usesCausalKernel(&shapes[i]);
-    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d", index);
+    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d", kernelIndex(&shapes[i]));
     Kernel k = (Kernel)dlsym(lib, name);
     if (!k) {
       fprintf(stderr, "fa-bench: %s has no %s\n", libPath, name);
