@@ -59,7 +59,7 @@ static const char *targetNames(void) {
   size_t n = 0;
   for (int i = 0; i < kNumTargets; ++i)
     n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-                          i == 0 ? "" : i + 1 < kNumTargets ? ", " : " or ", kTargets[i].name);
+                          faToolListSeparator(i, kNumTargets), kTargets[i].name);
   return names;
 }
 

@@ -34,6 +34,10 @@ bool faToolArgError(const char *tool, const char *fmt, ...) {
   return false;
 }
 
+const char *faToolListSeparator(int i, int n) {
+  return i == 0 ? "" : i + 1 < n ? ", " : " or ";
+}
+
 bool parseIntOption(const char *tool, const char *option, const char *text, int64_t min,
                     int64_t max, int64_t *out) {
   char *end;

@@ -40,6 +40,10 @@ void faToolPrintInfoOptions(FILE *f, int width);
 bool faToolArgError(const char *tool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* What comes before item `i` of `n` in a list "A, B or C": "", ", " or
+ * " or ". */
+const char *faToolListSeparator(int i, int n);
+
 /* --- option values: a faToolArgError naming OPTION when malformed --------- */
 
 /* `text` as a decimal integer in [min, max]. */
