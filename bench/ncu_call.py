@@ -4,7 +4,8 @@ on PyTorch tensors, so that Nsight Compute can profile it: ncu does not attach
 to fa-bench ("Failed to connect to process"), but profiles Python processes.
 The runtime (libfa_rt_cuda.so) shares PyTorch's primary context, so tensors'
 device pointers go straight into the memref descriptors. Checks the result
-against PyTorch's SDPA. Needs bench/ncu_common.py beside it.
+against PyTorch's SDPA. Needs bench/ncu_common.py and bench/bench_kernels.py
+(and .def) beside it.
 
   ncu --clock-control none -k regex:main_kernel -s 1 -c 1 --section SpeedOfLight \\
       python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so 128 1024 0
@@ -12,8 +13,8 @@ against PyTorch's SDPA. Needs bench/ncu_common.py beside it.
 Arguments: KERNELS.so RUNTIME.so D N CAUSAL [CALLS]; fp16, B = 4, H = 32, M = N,
 or KERNELS.so RUNTIME.so B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL [CALLS] (fa-bench's
 --shape form; causal bottom-right aligned as there, M = 1 taking the
-non-causal kernel). Kernel index as fa-bench's: (D_INDEX * 2 + bf16) * 2 +
-causal.
+non-causal kernel). The kernel is the one fa-bench takes: its index in
+bench/bench_kernels.def (bench/bench_kernels.py reads it).
 
   ncu --clock-control none -k regex:decode -c 2 --section SpeedOfLight \\
       python3 bench/ncu_call.py gpu-run/bench_kernels.so gpu-run/libfa_rt_cuda.so \\
@@ -27,6 +28,7 @@ import ctypes
 import sys
 
 import torch
+from bench_kernels import kernel_index
 from ncu_common import flusher, parse_shape
 
 if len(sys.argv) < 4 or ("," not in sys.argv[3] and len(sys.argv) < 6):
@@ -60,7 +62,7 @@ def memref(t):
 q = torch.randn(b, hq, m, d, device="cuda", dtype=dtype)
 k, v = [torch.randn(b, hkv, n, d, device="cuda", dtype=dtype) for _ in range(2)]
 o = torch.empty_like(q)
-index = ([64, 80, 96, 128, 256].index(d) * 2 + (dtype == torch.bfloat16)) * 2 + causal
+index = kernel_index(d, "bf16" if dtype == torch.bfloat16 else "f16", causal)
 kernel = getattr(lib, "_mlir_ciface_fa_attention_%d" % index)
 args = [memref(t) for t in (q, k, v, o)]
 flush = flusher()

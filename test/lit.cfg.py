@@ -20,6 +20,7 @@ config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PAT
 config.substitutions.append(("%fa_lib_dir", config.fa_lib_dir))
 config.substitutions.append(("%fa_src_root", config.fa_src_root))
 config.substitutions.append(("%fa_obj_root", config.fa_obj_root))
+config.substitutions.append(("%fa_version", config.fa_version))  # project() in CMake
 config.substitutions.append(("%fa_plugin", os.path.join(config.fa_lib_dir, "FaPlugin.so")))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%cmake", config.cmake_command))

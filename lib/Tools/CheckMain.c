@@ -2,12 +2,13 @@
  * with upstream passes only (fa-upstream-to-cpu: no fusion) and once through
  * our fusion and lowering (fa-to-cpu), runs every public function of both in
  * MLIR's ExecutionEngine on the same seeded random inputs and compares every
- * output. Exit 0: all agree; 1: some output disagrees; 2: the model could
- * not be compiled or run. */
+ * output. Exit 0: all agree; 1: some output disagrees; 2: a bad command line
+ * (ToolArgs.h), or the model could not be compiled or run. */
 #include "fa-c/Check.h"
 
 #include "Tools/Tools.h"
 #include "Tools/Tensors.h"
+#include "Tools/ToolArgs.h"
 
 #include "Support/IRText.h"
 
@@ -60,8 +61,9 @@ static void usage(FILE *f) {
           "runs every public function of both on the same seeded random inputs (each\n"
           "run on its own copy) and prints, per function and output, the max absolute\n"
           "and relative error.\n"
-          "Exit status: 0 agree, 1 disagree beyond the element type's tolerance,\n"
-          "2 the model could not be compiled or run, or has no public function.\n"
+          "Exit status: 0 agree (and after --help, --version), 1 disagree beyond the\n"
+          "element type's tolerance, 2 a bad command line, or the model could not be\n"
+          "compiled or run, or has no public function.\n"
           "  --dim=N        size of every dynamic dim (default 8)\n"
           "  --dim=K=N      size of every dynamic dim of input K (repeatable)\n"
           "  --dim=K.D=N    size of dim D of input K, a dynamic dim (repeatable),\n"
@@ -77,8 +79,8 @@ static void usage(FILE *f) {
           "                 (default fa-to-cpu), e.g. 'fa-expand-erf,inline,fa-to-cpu'\n"
           "  --save=DIR     also write each function's inputs and reference outputs\n"
           "                 to DIR (manifest.txt and raw files), for fa-run on a GPU;\n"
-          "                 DIR and its parents are created where missing\n"
-          "  --help\n");
+          "                 DIR and its parents are created where missing\n");
+  faToolPrintInfoOptions(f, 14);
 }
 
 /* `dir` and each missing parent of it, as mkdir -p makes them; false (with a
@@ -141,10 +143,8 @@ static bool parseDim(const char *text, CheckOptions *o) {
   const char *eq = strchr(text, '=');
   if (!eq)
     return parseIntOption("fa-check", "--dim", text, 1, kMaxDim, &o->dim);
-  if (o->numOverrides == kMaxDimOverrides) {
-    fprintf(stderr, "fa-check: --dim: more than %d overrides\n", kMaxDimOverrides);
-    return false;
-  }
+  if (o->numOverrides == kMaxDimOverrides)
+    return faToolArgError("fa-check", "--dim: more than %d overrides", kMaxDimOverrides);
   char key[64];
   snprintf(key, sizeof key, "%.*s", (int)(eq - text), text);
   char *dot = strchr(key, '.');
@@ -159,6 +159,15 @@ static bool parseDim(const char *text, CheckOptions *o) {
   d->arg = (int)arg;
   d->dim = (int)dim;
   ++o->numOverrides;
+  return true;
+}
+
+/* The value of `option` ("--name=VALUE" in the message), which must not be
+ * empty. */
+static bool parseNonEmpty(const char *option, const char *text, const char **out) {
+  if (!*text)
+    return faToolArgError("fa-check", "%s: the value is empty", option);
+  *out = text;
   return true;
 }
 
@@ -185,47 +194,43 @@ static bool parseOption(const char *a, CheckOptions *o) {
     o->binaryArgs |= 1ull << k;
     return true;
   }
-  if (!strncmp(a, "--save=", 7) && a[7]) {
-    o->saveDir = a + 7;
-    return true;
-  }
-  if (!strncmp(a, "--pipeline=", 11) && a[11]) {
-    o->pipeline = a + 11;
-    return true;
-  }
+  if (!strncmp(a, "--save=", 7))
+    return parseNonEmpty("--save=DIR", a + 7, &o->saveDir);
+  if (!strncmp(a, "--pipeline=", 11))
+    return parseNonEmpty("--pipeline=P", a + 11, &o->pipeline);
   if (!strcmp(a, "--split-input-file")) {
     o->split = true;
     return true;
   }
-  fprintf(stderr, "fa-check: unknown option '%s'\n", a);
-  return false;
+  return faToolArgError("fa-check", "unknown option '%s'", a);
 }
 
-static bool parseArgs(int argc, char **argv, CheckOptions *o) {
+/* One argument: an option or MODEL.mlir ("-" is stdin). */
+static bool parseArg(const char *a, CheckOptions *o) {
+  if (a[0] == '-' && a[1])
+    return parseOption(a, o);
+  if (o->path)
+    return faToolArgError("fa-check", "more than one input file: '%s' and '%s'", o->path, a);
+  o->path = a;
+  return true;
+}
+
+static FaArgsResult parseArgs(int argc, char **argv, CheckOptions *o) {
   *o = (CheckOptions){.dim = 8, .seed = 1, .intMax = -1, .tolScale = 1.0,
                       .inputScale = 1.0, .pipeline = "fa-to-cpu"};
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      exit(0);
-    } else if (a[0] == '-' && a[1]) {
-      if (!parseOption(a, o))
-        return false;
-    } else if (o->path) {
-      fprintf(stderr, "fa-check: more than one input file\n");
-      return false;
-    } else {
-      o->path = a;
-    }
+    if (faToolAnswerInfoOption("fa-check", argv[i], usage))
+      return FA_ARGS_DONE;
+    if (!parseArg(argv[i], o))
+      return FA_ARGS_ERROR;
   }
   if (!o->path) {
-    usage(stderr);
-    return false;
+    faToolArgError("fa-check", "no input file: give MODEL.mlir (or - for stdin)");
+    return FA_ARGS_ERROR;
   }
   if (o->intMax < 0)
     o->intMax = o->dim;
-  return !o->saveDir || startManifest(o->saveDir);
+  return !o->saveDir || startManifest(o->saveDir) ? FA_ARGS_RUN : FA_ARGS_ERROR;
 }
 
 /* The size of dim `d` of input `k`, a dynamic dim: --dim=K.D=N, else
@@ -786,7 +791,8 @@ static int checkSource(MlirContext ctx, const FaSource *source, FaDiagnostics *d
 int faCheckMain(int argc, char **argv) {
   faToolName = "fa-check";
   CheckOptions o;
-  if (!parseArgs(argc, argv, &o))
-    return 2;
+  FaArgsResult args = parseArgs(argc, argv, &o);
+  if (args != FA_ARGS_RUN)
+    return args;
   return faToolRunOnFile(o.path, checkSource, &o);
 }

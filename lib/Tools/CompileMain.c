@@ -8,6 +8,7 @@
 #include "fa-c/Compile.h"
 
 #include "Tools/Tools.h"
+#include "Tools/ToolArgs.h"
 #include "Lowering/Lowering.h"
 
 #include "fa-c/Dialect.h"
@@ -30,66 +31,112 @@
 
 extern char **environ;
 
+/* A --target: the pipeline that lowers for it and the runtime library an
+ * .so of it links (NULL: MLIR's runner utils, for the CPU). */
 typedef struct {
-  const char *input, *output, *target;
-  bool exportKernels;
+  const char *name, *pipeline, *runtime;
+} Target;
+
+static const Target kTargets[] = {
+    {"cpu", "fa-to-cpu", NULL},
+    {"sm_80", "fa-to-nvvm{chip=sm_80}", "fa_rt_cuda"},
+    {"sm_90", "fa-to-nvvm{chip=sm_90}", "fa_rt_cuda"},
+    {"sm_90a", "fa-to-nvvm{chip=sm_90a}", "fa_rt_cuda"},
+    {"gfx90a", "fa-to-rocdl{chip=gfx90a}", "fa_rt_hip"},
+    {"gfx942", "fa-to-rocdl{chip=gfx942}", "fa_rt_hip"},
+};
+enum { kNumTargets = sizeof kTargets / sizeof kTargets[0] };
+
+typedef struct {
+  const char *input, *output;
+  const Target *target;
+  bool exportKernels, shared;
 } CompileOptions;
 
+/* "cpu, sm_80, ... or gfx942". */
+static const char *targetNames(void) {
+  static char names[128];
+  size_t n = 0;
+  for (int i = 0; i < kNumTargets; ++i)
+    n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                          faToolListSeparator(i, kNumTargets), kTargets[i].name);
+  return names;
+}
+
 static void usage(FILE *f) {
-  fprintf(f, "usage: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|sm_90a|gfx90a|gfx942 -o OUT\n"
+  fprintf(f, "usage: fa-compile MODEL.mlir [--target=TARGET] -o OUT [--export-kernels]\n"
              "Fuses attention, lowers the model for the target and writes OUT: a host\n"
              "object (.o) or a shared library (.so) linked with fa-mlir's GPU runtime\n"
              "(libfa_rt_cuda.so or libfa_rt_hip.so; found next to OUT or in the build).\n"
              "Public functions are callable as _mlir_ciface_NAME (MLIR's C interface).\n"
+             "Exit status: 0 OUT written (and after --help, --version), 1 the model could\n"
+             "not be compiled, 2 a bad command line or an unreadable MODEL.\n"
+             "  --target=TARGET   %s (default cpu)\n"
+             "  -o OUT            OUT.o (an object) or OUT.so (a shared library)\n"
              "  --export-kernels  also export each fused attention kernel (memref\n"
-             "                    arguments: Q, K, V, ..., O) as _mlir_ciface_fa_attention_N\n");
+             "                    arguments: Q, K, V, ..., O) as _mlir_ciface_fa_attention_N\n",
+          targetNames());
+  faToolPrintInfoOptions(f, 17);
 }
 
-static bool parseArgs(int argc, char **argv, CompileOptions *o) {
-  *o = (CompileOptions){NULL, NULL, "cpu", false};
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      exit(0);
-    } else if (!strncmp(a, "--target=", 9)) {
-      o->target = a + 9;
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      o->output = argv[++i];
-    } else if (!strcmp(a, "--export-kernels")) {
-      o->exportKernels = true;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "fa-compile: unknown option '%s'\n", a);
-      return false;
-    } else {
-      o->input = a;
+static bool setTarget(const char *name, CompileOptions *o) {
+  for (int i = 0; i < kNumTargets; ++i)
+    if (!strcmp(name, kTargets[i].name)) {
+      o->target = &kTargets[i];
+      return true;
     }
-  }
-  if (!o->input || !o->output) {
-    usage(stderr);
-    return false;
+  return faToolArgError("fa-compile", "unknown target '%s': the targets are %s", name,
+                        targetNames());
+}
+
+static bool endsWith(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Argument `*i` (an option, its value, or MODEL.mlir; "-" is stdin). */
+static bool parseArg(int argc, char **argv, int *i, CompileOptions *o) {
+  const char *a = argv[*i];
+  if (!strncmp(a, "--target=", 9))
+    return setTarget(a + 9, o);
+  if (!strcmp(a, "-o")) {
+    if (*i + 1 >= argc)
+      return faToolArgError("fa-compile", "-o needs a file: -o OUT.o or -o OUT.so");
+    o->output = argv[++*i];
+  } else if (!strcmp(a, "--export-kernels")) {
+    o->exportKernels = true;
+  } else if (a[0] == '-' && a[1]) {
+    return faToolArgError("fa-compile", "unknown option '%s'", a);
+  } else if (o->input) {
+    return faToolArgError("fa-compile", "more than one input file: '%s' and '%s'", o->input, a);
+  } else {
+    o->input = a;
   }
   return true;
 }
 
-/* The pipeline for a target, and the runtime library it needs. */
-static bool targetPipeline(const char *target, char *pipeline, size_t size,
-                           const char **runtime) {
-  if (!strcmp(target, "cpu")) {
-    snprintf(pipeline, size, "fa-to-cpu");
-    *runtime = NULL;
-  } else if (!strcmp(target, "sm_80") || !strcmp(target, "sm_90") || !strcmp(target, "sm_90a")) {
-    snprintf(pipeline, size, "fa-to-nvvm{chip=%s}", target);
-    *runtime = "fa_rt_cuda";
-  } else if (!strcmp(target, "gfx90a") || !strcmp(target, "gfx942")) {
-    snprintf(pipeline, size, "fa-to-rocdl{chip=%s}", target);
-    *runtime = "fa_rt_hip";
-  } else {
-    fprintf(stderr, "fa-compile: unknown target '%s' (cpu, sm_80, sm_90, sm_90a, gfx90a, gfx942)\n",
-            target);
-    return false;
-  }
+/* The arguments every run needs. */
+static bool checkArgs(CompileOptions *o) {
+  if (!o->input)
+    return faToolArgError("fa-compile", "no input file: give MODEL.mlir (or - for stdin)");
+  if (!o->output)
+    return faToolArgError("fa-compile", "no output: give -o OUT.o or -o OUT.so");
+  o->shared = endsWith(o->output, ".so");
+  if (!o->shared && !endsWith(o->output, ".o"))
+    return faToolArgError("fa-compile", "-o %s: the output must end in .o (an object) or .so "
+                                        "(a shared library)", o->output);
   return true;
+}
+
+static FaArgsResult parseArgs(int argc, char **argv, CompileOptions *o) {
+  *o = (CompileOptions){NULL, NULL, &kTargets[0], false, false};
+  for (int i = 1; i < argc; ++i) {
+    if (faToolAnswerInfoOption("fa-compile", argv[i], usage))
+      return FA_ARGS_DONE;
+    if (!parseArg(argc, argv, &i, o))
+      return FA_ARGS_ERROR;
+  }
+  return checkArgs(o) ? FA_ARGS_RUN : FA_ARGS_ERROR;
 }
 
 static bool appendSignature(MlirOperation module, MlirOperation func) {
@@ -198,23 +245,11 @@ static bool linkShared(const char *object, const char *output, const char *runti
   return true;
 }
 
-static bool endsWith(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics *diags,
                          const void *options) {
   const CompileOptions *o = options;
-  char pipeline[256];
-  const char *runtime;
-  if (!targetPipeline(o->target, pipeline, sizeof pipeline, &runtime))
-    return 2;
-  bool shared = endsWith(o->output, ".so");
-  if (!shared && !endsWith(o->output, ".o")) {
-    fprintf(stderr, "fa-compile: the output must end in .o or .so\n");
-    return 2;
-  }
+  const char *runtime = o->target->runtime;
+  bool shared = o->shared;
   MlirModule module = mlirModuleCreateParse(
       ctx, mlirStringRefCreate(source->data, source->size));
   if (mlirModuleIsNull(module))
@@ -227,17 +262,18 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
                     "%s not written\n", source->name, o->output);
   if (o->exportKernels) {
     /* The same kernels as the target's pipeline makes: tensor cores on NVIDIA. */
-    const char *target = runtime == NULL                    ? "cpu"
-                         : strncmp(o->target, "sm_", 3) == 0 ? faTargetNameOfChip(o->target)
-                                                             : "gpu";
+    const char *chip = o->target->name;
+    const char *target = runtime == NULL                 ? "cpu"
+                         : strncmp(chip, "sm_", 3) == 0 ? faTargetNameOfChip(chip)
+                                                        : "gpu";
     char text[160];
     snprintf(text, sizeof text, "fa-verify,fa-fuse-attention,fa-lower-attention{target=%s}",
              target);
-    ok = faModuleRunPipeline(op, text);
+    ok = ok && faModuleRunPipeline(op, text);
     if (ok)
       markEntryPoints(op, true);
   }
-  ok = ok && faModuleRunPipeline(op, pipeline);
+  ok = ok && faModuleRunPipeline(op, o->target->pipeline);
   char object[1100];
   snprintf(object, sizeof object, "%s%s", o->output, shared ? ".tmp.o" : "");
   ok = ok && emitObject(op, object);
@@ -252,7 +288,8 @@ static int compileModule(MlirContext ctx, const FaSource *source, FaDiagnostics 
 int faCompileMain(int argc, char **argv) {
   faToolName = "fa-compile";
   CompileOptions o;
-  if (!parseArgs(argc, argv, &o))
-    return 2;
+  FaArgsResult args = parseArgs(argc, argv, &o);
+  if (args != FA_ARGS_RUN)
+    return args;
   return faToolRunOnFile(o.input, compileModule, &o);
 }

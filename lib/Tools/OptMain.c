@@ -5,6 +5,7 @@
 #include "fa-c/OptMain.h"
 
 #include "Tools/Tools.h"
+#include "Tools/ToolArgs.h"
 #include "Support/Text.h"
 #include "fa-c/Dialect.h"
 #include "fa-c/Passes.h"
@@ -44,8 +45,8 @@ static const BoolFlag kBoolFlags[] = {
     FLAG("mlir-print-op-generic", printGeneric, "Print ops in generic form"),
     FLAG("mlir-print-debuginfo", printDebugInfo, "Print locations"),
     FLAG("mlir-timing", timing, "Report the time spent in each pass"),
-    FLAG("help", help, "Show this help"),
-    FLAG("version", version, "Show the version"),
+    FLAG("help", help, "Show this help (also -h) and exit"),
+    FLAG("version", version, "Show the version and exit"),
 };
 
 static void printHelp(void) {
@@ -72,7 +73,11 @@ static void printHelp(void) {
       printf("  %-30s   option %s\n", "", p->options);
   }
   printf("\nEvery upstream MLIR pass and pipeline is accepted too, as --<name> "
-         "or inside --pass-pipeline (see mlir-opt --help).\n");
+         "or inside --pass-pipeline (see mlir-opt --help).\n"
+         "\nEXIT STATUS:\n"
+         "  0  success (--help and --version too)\n"
+         "  1  any error, each reported on stderr: a bad option or unknown pass, an\n"
+         "     unreadable, empty or invalid input, a failing pass\n");
 }
 
 /* --- command line -------------------------------------------------------- */
@@ -101,8 +106,7 @@ static void addPassFlag(Options *o, const char *name, size_t len,
 }
 
 static bool argError(const char *msg, const char *arg) {
-  fprintf(stderr, "fa-opt: error: %s '%s' (see fa-opt --help)\n", msg, arg);
-  return false;
+  return faToolArgError("fa-opt", "error: %s '%s'", msg, arg);
 }
 
 static bool parseArgs(int argc, char **argv, Options *o) {
@@ -112,6 +116,10 @@ static bool parseArgs(int argc, char **argv, Options *o) {
       if (o->input)
         return argError("more than one input file given:", arg);
       o->input = arg;
+      continue;
+    }
+    if (strcmp(arg, "-h") == 0) {
+      o->help = true;
       continue;
     }
     const char *name = arg + (arg[1] == '-' ? 2 : 1);
@@ -189,9 +197,11 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
     ok = faOpPassManagerAddPipeline(
         opm, mlirStringRefCreateFromCString(o->passFlags[i]),
         printPipelineError, &printed);
-    if (mlirLogicalResultIsFailure(ok))
-      fprintf(stderr, "%sfa-opt: error: unknown option or pass '--%s'\n",
-              printed ? "\n" : "", o->passFlags[i]);
+    if (mlirLogicalResultIsFailure(ok)) {
+      if (printed)
+        fputc('\n', stderr);
+      faToolArgError("fa-opt", "error: unknown option or pass '--%s'", o->passFlags[i]);
+    }
     mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
   }
   if (mlirLogicalResultIsFailure(ok)) {
@@ -302,7 +312,7 @@ int faOptMain(int argc, char **argv) {
     if (o.help)
       printHelp();
     else
-      printf("fa-opt (fa-mlir %s) on MLIR %d\n", FA_VERSION, 22);
+      faToolPrintVersion("fa-opt");
     freeOptions(&o);
     return 0;
   }

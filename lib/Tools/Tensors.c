@@ -1,7 +1,6 @@
 /* Tensors, random inputs and comparison shared by fa-check and fa-run. */
 #include "Tools/Tensors.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,32 +158,6 @@ void *copyBuffer(const char *tool, const void *data, uint64_t bytes) {
   else
     memcpy(copy, data, (size_t)bytes);
   return copy;
-}
-
-bool parseIntOption(const char *tool, const char *option, const char *text, int64_t min,
-                    int64_t max, int64_t *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (end == text || *end || errno || v < min || v > max) {
-    fprintf(stderr, "%s: %s: '%s' is not an integer in [%lld, %lld]\n", tool, option, text,
-            (long long)min, (long long)max);
-    return false;
-  }
-  *out = v;
-  return true;
-}
-
-bool parseRealOption(const char *tool, const char *option, const char *text, double min,
-                     double *out) {
-  char *end;
-  double v = strtod(text, &end);
-  if (end == text || *end || !isfinite(v) || v < min) {
-    fprintf(stderr, "%s: %s: '%s' is not a finite number >= %g\n", tool, option, text, min);
-    return false;
-  }
-  *out = v;
-  return true;
 }
 
 /* The data pointer, offset and strides of result `i`. */

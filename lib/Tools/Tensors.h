@@ -57,14 +57,6 @@ bool checkFitsInMemory(const char *tool, const char *what, uint64_t bytes);
  * memory; a message names `tool` and the size). */
 void *copyBuffer(const char *tool, const void *data, uint64_t bytes);
 
-/* --- option values: TOOL: OPTION: message on error ------------------------ */
-
-/* `text` as a decimal integer in [min, max]. */
-bool parseIntOption(const char *tool, const char *option, const char *text, int64_t min,
-                    int64_t max, int64_t *out);
-/* `text` as a finite number >= min. */
-bool parseRealOption(const char *tool, const char *option, const char *text, double min,
-                     double *out);
 /* Fills `data`, a buffer of `info`, with seeded random values: floats
  * uniform in [-scale, scale] (0/1 when `binary`), integers in [0, intMax]. */
 void randomFill(void *data, const TensorInfo *info, uint64_t *state, int64_t intMax,

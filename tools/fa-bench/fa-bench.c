@@ -1,9 +1,9 @@
 /* fa-bench KERNELS.so: times fa-mlir's attention kernels on the GPU.
  * KERNELS.so is bench/attention_bench.mlir (bench/gen_bench_kernels.py) built with
  *   fa-compile --export-kernels --target=sm_90 -o KERNELS.so
- * which exports _mlir_ciface_fa_attention_I for I = (D_INDEX * 2 + bf16) * 2 + causal,
- * D_INDEX over D = 64, 80, 96, 128, 256 (arguments Q, K, V, O as memrefs; Q and O
- * [B, Hq, M, D], K and V [B, Hkv, N, D]; causal kernels have offset 0).
+ * which exports _mlir_ciface_fa_attention_I for kernel I of bench/bench_kernels.def
+ * (included below: one (D, dtype, causal) a line; arguments Q, K, V, O as memrefs; Q
+ * and O [B, Hq, M, D], K and V [B, Hkv, N, D]; causal kernels have offset 0).
  * Shapes: --shape=B,Hq,Hkv,M,N,D,DTYPE,CAUSAL (DTYPE f16 or bf16) or the older
  * --shape=B,H,N,D,CAUSAL (f16, Hq = Hkv, M = N); without any, the 12 shapes of
  * ../shared/spec/perf.md. Causal with M != N is bottom-right aligned as the
@@ -25,10 +25,12 @@
  * status 1 when a check fails, 2 on bad usage or a GPU runtime error.
  * Needs no MLIR; links libfa_rt_cuda. */
 #include "Tools/Tensors.h"
+#include "Tools/ToolArgs.h"
 
 #include "fa-c/Runtime.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,8 +57,21 @@ typedef struct {
 
 typedef void (*Kernel)(Desc *, Desc *, Desc *, Desc *);
 
-static const long kHeadDims[] = {64, 80, 96, 128, 256};
-enum { NUM_HEAD_DIMS = sizeof kHeadDims / sizeof kHeadDims[0] };
+enum { MAX_SHAPES = 64 };
+
+/* The kernels of KERNELS.so: kernel I is _mlir_ciface_fa_attention_I. */
+typedef struct {
+  long d;
+  const char *dtype;
+  bool causal;
+} BenchKernel;
+
+static const BenchKernel kKernels[] = {
+#define FA_BENCH_KERNEL(d, dtype, causal) {d, #dtype, causal},
+#include "bench_kernels.def"
+#undef FA_BENCH_KERNEL
+};
+enum { NUM_KERNELS = sizeof kKernels / sizeof kKernels[0] };
 
 #define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c}
 static const Shape kPerfShapes[12] = {
@@ -77,6 +92,8 @@ static bool usesCausalKernel(const Shape *s) { return s->causal && s->m != 1; }
 static double visiblePairs(const Shape *s) {
   return usesCausalKernel(s) ? (double)s->m * (s->m + 1) / 2 : (double)s->m * s->n;
 }
+
+static const char *dtypeName(const Shape *s) { return s->bf16 ? "bf16" : "f16"; }
 
 static float toFloat(const Shape *s, uint16_t x) {
   return s->bf16 ? floatFromBf16(x) : floatFromHalf(x);
@@ -203,9 +220,8 @@ static double timeKernel(Kernel kernel, Buffers *bufs, void *stream, double budg
   mgpuEventDestroy(end);
   *iters = 100, *warm = 50;
   if (first * 150 > budget) {
-    *iters = (int)fmax(3, budget / first * 2 / 3);
+    *iters = (int)fmin(100, fmax(3, budget / first * 2 / 3));
     *warm = (int)fmax(1, fmin(50, *iters / 2));
-    *iters = *iters > 100 ? 100 : *iters;
   }
   void *flush = mgpuMemAlloc(FLUSH_BYTES, NULL, false);
   void **events = malloc(sizeof(void *) * 2 * (size_t)*iters);
@@ -253,7 +269,7 @@ static bool runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
   mgpuStreamSynchronize(stream);
   double err = checkRows(s, bufs.host);
   bool ok = faRuntimeGetStatus() == 0 && err < 2e-2;
-  const char *dtype = s->bf16 ? "bf16" : "f16";
+  const char *dtype = dtypeName(s);
   printf("| %ld,%ld,%ld | %5ld | %5ld | %3ld | %-4s | %-3s | %9.3f | %8.2f | %4d/%-4d | %.1e %s |\n",
          s->b, s->hq, s->hkv, s->m, s->n, s->d, dtype, s->causal ? "yes" : "no",
          median * 1e3, tflops, warm, iters, err, ok ? "ok" : "WRONG");
@@ -267,111 +283,199 @@ static bool runShape(Kernel kernel, const Shape *s, double budget, FILE *csv) {
   return ok;
 }
 
-static int headDimIndex(long d) {
-  for (int i = 0; i < NUM_HEAD_DIMS; ++i)
-    if (kHeadDims[i] == d)
+/* The index of the kernel that computes `s`; -1 when there is none. */
+static int kernelIndex(const Shape *s) {
+  for (int i = 0; i < NUM_KERNELS; ++i)
+    if (kKernels[i].d == s->d && !strcmp(kKernels[i].dtype, dtypeName(s)) &&
+        kKernels[i].causal == usesCausalKernel(s))
       return i;
   return -1;
 }
 
-/* Parses either shape form; false when it is neither or not benchmarkable. */
-static bool parseShape(const char *text, Shape *s) {
-  char dtype[8] = "";
-  int c = 0;
-  memset(s, 0, sizeof *s);
-  if (sscanf(text, "%ld,%ld,%ld,%ld,%ld,%ld,%7[a-z0-9],%d", &s->b, &s->hq, &s->hkv, &s->m,
-             &s->n, &s->d, dtype, &c) == 8) {
-    if (strcmp(dtype, "f16") && strcmp(dtype, "bf16"))
-      return false;
-    s->bf16 = strcmp(dtype, "bf16") == 0;
-  } else if (sscanf(text, "%ld,%ld,%ld,%ld,%d", &s->b, &s->hq, &s->n, &s->d, &c) == 5) {
-    s->hkv = s->hq, s->m = s->n;
-  } else {
-    return false;
+/* "64, 80, 96, 128 or 256": the head dims of the kernels. */
+static const char *headDimsText(void) {
+  long dims[NUM_KERNELS];
+  int n = 0;
+  for (int i = 0; i < NUM_KERNELS; ++i) {
+    int j = 0;
+    while (j < n && dims[j] != kKernels[i].d)
+      ++j;
+    if (j == n)
+      dims[n++] = kKernels[i].d;
   }
+  static char text[128];
+  size_t len = 0;
+  for (int j = 0; j < n; ++j)
+    len += (size_t)snprintf(text + len, sizeof text - len, "%s%ld", faToolListSeparator(j, n),
+                            dims[j]);
+  return text;
+}
+
+static bool shapeError(const char *text, const char *why) {
+  return faToolArgError("fa-bench", "bad argument '--shape=%s': %s", text, why);
+}
+
+/* Reads either shape form into `s`: false when it is neither. */
+static bool scanShape(const char *text, Shape *s, char dtype[8], int *causal) {
+  int end = 0;
+  memset(s, 0, sizeof *s);
+  strcpy(dtype, "f16");
+  if (sscanf(text, "%ld,%ld,%ld,%ld,%ld,%ld,%7[a-z0-9],%d%n", &s->b, &s->hq, &s->hkv, &s->m,
+             &s->n, &s->d, dtype, causal, &end) == 8 && !text[end])
+    return true;
+  end = 0;
+  if (sscanf(text, "%ld,%ld,%ld,%ld,%d%n", &s->b, &s->hq, &s->n, &s->d, causal, &end) != 5 ||
+      text[end])
+    return false;
+  s->hkv = s->hq, s->m = s->n;
+  return true;
+}
+
+/* Parses either shape form; false (with a message saying why) when it is
+ * neither or has no kernel. */
+static bool parseShape(const char *text, Shape *s) {
+  char dtype[8], why[160];
+  int c = 0;
+  if (!scanShape(text, s, dtype, &c))
+    return shapeError(text, "expected B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL or B,H,N,D,CAUSAL");
+  if (strcmp(dtype, "f16") && strcmp(dtype, "bf16"))
+    return shapeError(text, "the dtype must be f16 or bf16");
+  s->bf16 = strcmp(dtype, "bf16") == 0;
   s->causal = c != 0;
-  bool dimsOk = s->b > 0 && s->hq > 0 && s->hkv > 0 && s->hq % s->hkv == 0 && s->m > 0 &&
-                s->n > 0 && headDimIndex(s->d) >= 0;
-  return dimsOk && (!s->causal || s->m == 1 || s->m == s->n);
+  if (s->b <= 0 || s->hq <= 0 || s->hkv <= 0 || s->m <= 0 || s->n <= 0 || s->hq % s->hkv)
+    return shapeError(text, "sizes must be positive and Hq a multiple of Hkv");
+  if (s->causal && s->m != 1 && s->m != s->n)
+    return shapeError(text, "causal needs M = N or M = 1");
+  snprintf(why, sizeof why, "no kernel for D = %ld (D is %s)", s->d, headDimsText());
+  return kernelIndex(s) >= 0 || shapeError(text, why);
 }
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: fa-bench KERNELS.so [--shape=B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL]... "
           "[--shape=B,H,N,D,CAUSAL]... [--layout=bhsd|bshd] [--csv=FILE] [--budget-s=S]\n"
-          "D is 64, 80, 96, 128 or 256; Hq a multiple of Hkv; causal needs M = N or M = 1;\n"
-          "without --shape: the 12 shapes of spec/perf.md\n"
-          "  --help\n");
+          "Times and checks the kernels of KERNELS.so (bench/attention_bench.mlir built by\n"
+          "fa-compile --export-kernels) on each shape, on the GPU.\n"
+          "Exit status: 0 every check ok (and after --help, --version), 1 a check failed,\n"
+          "2 a bad command line, a kernel missing from KERNELS.so or a GPU runtime error.\n"
+          "  --shape=...    a shape to time (up to %d): B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL or\n"
+          "                 B,H,N,D,CAUSAL (f16, Hkv = H, M = N); D is %s,\n"
+          "                 Hq a multiple of Hkv, causal needs M = N or M = 1; without\n"
+          "                 any: the 12 shapes of spec/perf.md\n"
+          "  --layout=L     bhsd (default) or bshd: Q, K, V, O as [B, S, H, D]\n"
+          "  --csv=FILE     also write the results to FILE as CSV\n"
+          "  --budget-s=S   seconds the timed launches of one shape may take (default 20)\n",
+          MAX_SHAPES, headDimsText());
+  faToolPrintInfoOptions(f, 14);
 }
 
-int main(int argc, char **argv) {
-  const char *libPath = NULL, *csvPath = NULL;
-  double budget = 20;
-  Shape shapes[64];
-  int numShapes = 0;
+typedef struct {
+  const char *libPath, *csvPath;
+  double budget;
+  Shape shapes[MAX_SHAPES];
+  int numShapes;
+} BenchOptions;
+
+static bool parseBudget(const char *text, double *budget) {
+  if (!parseRealOption("fa-bench", "--budget-s", text, 0, budget))
+    return false;
+  return *budget > 0 ||
+         faToolArgError("fa-bench", "--budget-s must be a positive number of seconds");
+}
+
+static bool addShape(const char *text, BenchOptions *o) {
+  if (o->numShapes == MAX_SHAPES)
+    return faToolArgError("fa-bench", "more than %d --shape options", MAX_SHAPES);
+  if (!parseShape(text, &o->shapes[o->numShapes]))
+    return false;
+  ++o->numShapes;
+  return true;
+}
+
+/* One argument: an option or KERNELS.so. */
+static bool parseArg(const char *a, BenchOptions *o) {
+  if (!strncmp(a, "--shape=", 8))
+    return addShape(a + 8, o);
+  if (!strncmp(a, "--budget-s=", 11))
+    return parseBudget(a + 11, &o->budget);
+  if (!strcmp(a, "--layout=bshd") || !strcmp(a, "--layout=bhsd"))
+    gBshd = !strcmp(a, "--layout=bshd");
+  else if (!strncmp(a, "--layout=", 9))
+    return faToolArgError("fa-bench", "--layout: '%s' is neither bhsd nor bshd", a + 9);
+  else if (!strncmp(a, "--csv=", 6))
+    o->csvPath = a + 6;
+  else if (a[0] == '-')
+    return faToolArgError("fa-bench", "unknown option '%s'", a);
+  else if (o->libPath)
+    return faToolArgError("fa-bench", "unexpected argument '%s' after KERNELS.so", a);
+  else
+    o->libPath = a;
+  return true;
+}
+
+static FaArgsResult parseArgs(int argc, char **argv, BenchOptions *o) {
+  *o = (BenchOptions){.budget = 20};
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strncmp(argv[i], "--csv=", 6))
-      csvPath = argv[i] + 6;
-    else if (!strcmp(argv[i], "--layout=bshd") || !strcmp(argv[i], "--layout=bhsd"))
-      gBshd = !strcmp(argv[i], "--layout=bshd");
-    else if (!strncmp(argv[i], "--budget-s=", 11))
-      budget = strtod(argv[i] + 11, NULL);
-    else if (!strncmp(argv[i], "--shape=", 8) && numShapes < 64 &&
-             parseShape(argv[i] + 8, &shapes[numShapes]))
-      ++numShapes;
-    else if (argv[i][0] != '-' && !libPath)
-      libPath = argv[i];
-    else {
-      fprintf(stderr, "fa-bench: bad argument '%s'\n", argv[i]);
-      usage(stderr);
-      return 2;
-    }
+    if (faToolAnswerInfoOption("fa-bench", argv[i], usage))
+      return FA_ARGS_DONE;
+    if (!parseArg(argv[i], o))
+      return FA_ARGS_ERROR;
   }
-  if (!libPath) {
-    fprintf(stderr, "fa-bench: no kernel library given\n");
-    return 2;
+  if (!o->libPath) {
+    faToolArgError("fa-bench", "missing KERNELS.so: give a library of fa-compile "
+                               "--export-kernels (bench/attention_bench.mlir)");
+    return FA_ARGS_ERROR;
   }
-  if (!(budget > 0)) {
-    fprintf(stderr, "fa-bench: --budget-s must be a positive number of seconds\n");
-    return 2;
+  if (!o->numShapes) {
+    memcpy(o->shapes, kPerfShapes, sizeof kPerfShapes);
+    o->numShapes = 12;
   }
-  if (!numShapes) {
-    memcpy(shapes, kPerfShapes, sizeof kPerfShapes);
-    numShapes = 12;
-  }
-  void *lib = dlopen(libPath, RTLD_NOW);
-  if (!lib) {
-    fprintf(stderr, "fa-bench: cannot load %s: %s\n", libPath, dlerror());
-    return 2;
-  }
-  FILE *csv = csvPath ? fopen(csvPath, "w") : NULL;
+  return FA_ARGS_RUN;
+}
+
+/* Times and checks every shape: 0 all ok, 1 a check failed, 2 a kernel is
+ * missing or the GPU runtime failed. */
+static int benchShapes(void *lib, const BenchOptions *o, FILE *csv) {
   if (csv)
     fprintf(csv, "B,Hq,Hkv,M,N,D,dtype,causal,median_ms,tflops,warmup,iters,max_err,check\n");
   printf("| B,Hq,Hkv | M | N | D | dtype | causal | median ms | TFLOP/s | warm/iters | max err |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n");
   int status = 0;
-  for (int i = 0; i < numShapes; ++i) {
+  for (int i = 0; i < o->numShapes; ++i) {
     char name[64];
-    int index = (headDimIndex(shapes[i].d) * 2 + shapes[i].bf16) * 2 +
-                usesCausalKernel(&shapes[i]);
-    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d", index);
+    snprintf(name, sizeof name, "_mlir_ciface_fa_attention_%d", kernelIndex(&o->shapes[i]));
     Kernel k = (Kernel)dlsym(lib, name);
     if (!k) {
-      fprintf(stderr, "fa-bench: %s has no %s\n", libPath, name);
+      fprintf(stderr, "fa-bench: %s has no %s: build it from bench/attention_bench.mlir with "
+                      "fa-compile --export-kernels\n", o->libPath, name);
       return 2;
     }
-    if (!runShape(k, &shapes[i], budget, csv))
+    if (!runShape(k, &o->shapes[i], o->budget, csv))
       status = 1;
     if (faRuntimeGetStatus() != 0) {
       fprintf(stderr, "fa-bench: GPU runtime error: %s\n", faRuntimeGetErrorMessage());
-      status = 2;
-      break;
+      return 2;
     }
   }
+  return status;
+}
+
+int main(int argc, char **argv) {
+  BenchOptions o;
+  FaArgsResult args = parseArgs(argc, argv, &o);
+  if (args != FA_ARGS_RUN)
+    return args;
+  void *lib = dlopen(o.libPath, RTLD_NOW);
+  if (!lib) {
+    fprintf(stderr, "fa-bench: cannot load %s: %s\n", o.libPath, dlerror());
+    return 2;
+  }
+  FILE *csv = o.csvPath ? fopen(o.csvPath, "w") : NULL;
+  if (o.csvPath && !csv) {
+    fprintf(stderr, "fa-bench: --csv=%s: cannot write it: %s\n", o.csvPath, strerror(errno));
+    return 2;
+  }
+  int status = benchShapes(lib, &o, csv);
   if (csv)
     fclose(csv);
   return status;

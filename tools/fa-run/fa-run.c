@@ -4,9 +4,11 @@
  * (fa-check's tolerances). Before a call, the manifest's tensors are checked
  * against the signature fa-compile recorded in the library
  * (_fa_signature_NAME). Needs no MLIR: it runs where only the GPU driver
- * is. Exit 0: all agree; 1: an output disagrees; 2: could not run (bad
- * files, a manifest that does not match the library, GPU runtime failure). */
+ * is. Exit 0: all agree; 1: an output disagrees; 2: a bad command line
+ * (ToolArgs.h), or could not run (bad files, a manifest that does not match
+ * the library, GPU runtime failure). */
 #include "Tools/Tensors.h"
+#include "Tools/ToolArgs.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -477,10 +479,11 @@ static void usage(FILE *f) {
              "DIR holds what fa-check --save=DIR wrote. Each function is called\n"
              "N times (default 1), each time on inputs in fresh heap memory, and\n"
              "its outputs compared with the saved ones by fa-check's rules.\n"
-             "Exit status: 0 agree, 1 an output disagrees, 2 could not run.\n"
+             "Exit status: 0 agree (and after --help, --version), 1 an output\n"
+             "disagrees, 2 a bad command line, or a function could not run.\n"
              "  --tol-scale=X  multiply the tolerances by X >= 0 (default 1)\n"
-             "  --repeat=N     call each function N times, 1 <= N <= 1000000\n"
-             "  --help\n");
+             "  --repeat=N     call each function N times, 1 <= N <= 1000000\n");
+  faToolPrintInfoOptions(f, 14);
 }
 
 typedef struct {
@@ -489,37 +492,35 @@ typedef struct {
   const char *libPath, *dir;
 } RunOptions;
 
-static bool parseArgs(int argc, char **argv, RunOptions *o) {
+/* One argument: an option, MODEL.so or DIR. */
+static bool parseArg(const char *a, RunOptions *o) {
+  if (!strncmp(a, "--tol-scale=", 12))
+    return parseRealOption("fa-run", "--tol-scale", a + 12, 0, &o->tolScale);
+  if (!strncmp(a, "--repeat=", 9))
+    return parseIntOption("fa-run", "--repeat", a + 9, 1, 1000000, &o->repeat);
+  if (a[0] == '-' && a[1])
+    return faToolArgError("fa-run", "unknown option '%s'", a);
+  if (o->dir)
+    return faToolArgError("fa-run", "unexpected argument '%s' after MODEL.so and DIR", a);
+  *(o->libPath ? &o->dir : &o->libPath) = a;
+  return true;
+}
+
+static FaArgsResult parseArgs(int argc, char **argv, RunOptions *o) {
   *o = (RunOptions){1.0, 1, NULL, NULL};
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    bool ok = true;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      exit(0);
-    } else if (!strncmp(a, "--tol-scale=", 12))
-      ok = parseRealOption("fa-run", "--tol-scale", a + 12, 0, &o->tolScale);
-    else if (!strncmp(a, "--repeat=", 9))
-      ok = parseIntOption("fa-run", "--repeat", a + 9, 1, 1000000, &o->repeat);
-    else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "fa-run: unknown option '%s'\n", a);
-      ok = false;
-    } else if (!o->libPath)
-      o->libPath = a;
-    else if (!o->dir)
-      o->dir = a;
-    else {
-      fprintf(stderr, "fa-run: unexpected argument '%s'\n", a);
-      ok = false;
-    }
-    if (!ok)
-      return false;
+    if (faToolAnswerInfoOption("fa-run", argv[i], usage))
+      return FA_ARGS_DONE;
+    if (!parseArg(argv[i], o))
+      return FA_ARGS_ERROR;
   }
-  if (!o->libPath || !o->dir) {
-    usage(stderr);
-    return false;
+  if (!o->dir) {
+    faToolArgError("fa-run", "missing %s: the arguments are MODEL.so DIR (a library of "
+                             "fa-compile, a directory of fa-check --save=DIR)",
+                   o->libPath ? "DIR" : "MODEL.so and DIR");
+    return FA_ARGS_ERROR;
   }
-  return true;
+  return FA_ARGS_RUN;
 }
 
 /* dlopen of a path, never of a name: "lib.so" is ./lib.so, not a search. */
@@ -537,8 +538,9 @@ static void *openLibrary(const char *path) {
 
 int main(int argc, char **argv) {
   RunOptions o;
-  if (!parseArgs(argc, argv, &o))
-    return 2;
+  FaArgsResult args = parseArgs(argc, argv, &o);
+  if (args != FA_ARGS_RUN)
+    return args;
   void *lib = openLibrary(o.libPath);
   if (!lib)
     return 2;
