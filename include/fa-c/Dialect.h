@@ -154,6 +154,9 @@ typedef struct FaAttentionAttrs {
   /* Q, K, V and O in [B, S, H, D], heads after the sequence (attributes
    * q_bshd, k_bshd, v_bshd, o_bshd), indexed by FaAttentionTensor. */
   bool bshd[4];
+  /* Tiling hints, indexed by FaAttentionHint; 0 leaves one out (the
+   * lowering chooses). */
+  int64_t hints[FA_ATTENTION_HINT_COUNT];
 } FaAttentionAttrs;
 
 /// The name of the unit attribute that puts tensor `t` in [B, S, H, D]
