@@ -35,6 +35,108 @@ MlirStringRef faDialectGetIRDLSource(void);
 /// location. Returns failure if any op is invalid.
 MlirLogicalResult faOperationVerify(MlirOperation root);
 
+/// The tensors of a fa.gridwise_attention whose dims a layout attribute
+/// orders, and the dims they have.
+typedef enum FaAttentionTensor {
+  FA_ATTENTION_Q,
+  FA_ATTENTION_K,
+  FA_ATTENTION_V,
+  FA_ATTENTION_O
+} FaAttentionTensor;
+typedef enum FaAttentionDim {
+  FA_DIM_BATCH,
+  FA_DIM_HEADS,
+  FA_DIM_SEQ, /* queries (Q, O) or keys (K, V) */
+  FA_DIM_HEAD /* the head dim: D (Q, K) or Dv (V, O) */
+} FaAttentionDim;
+
+/* --- fa.gridwise_attention: its attributes and operands -------------------
+ * One table (lib/Dialect/AttentionAttrs.def; docs/dialect.md, "The attribute
+ * table") gives each attribute's name, kind, valid range and default; the
+ * verifier, the builder and the getters below read it. Code outside
+ * lib/Dialect reads the op through these getters, not by attribute names. */
+
+/// The attributes of fa.gridwise_attention, in the table's order.
+typedef enum FaAttentionAttr {
+  FA_ATTENTION_ATTR_SCALE,         /* f32, required: the softmax scale */
+  FA_ATTENTION_ATTR_CAUSAL_OFFSET, /* i64: causal mask j <= i + offset */
+  FA_ATTENTION_ATTR_K_TRANSPOSED,  /* unit: K is [B, Hkv, D, N] */
+  FA_ATTENTION_ATTR_Q_BSHD,        /* unit: Q in [B, S, H, D] ... */
+  FA_ATTENTION_ATTR_K_BSHD,
+  FA_ATTENTION_ATTR_V_BSHD,
+  FA_ATTENTION_ATTR_O_BSHD,        /* ... in FaAttentionTensor order */
+  FA_ATTENTION_ATTR_BLOCK_M,       /* the tiling hints, in FaAttentionHint */
+  FA_ATTENTION_ATTR_BLOCK_N,       /* order */
+  FA_ATTENTION_ATTR_WARPS,
+  FA_ATTENTION_ATTR_STAGES,
+  FA_ATTENTION_ATTR_PV_SPLIT,
+  FA_ATTENTION_ATTR_OPERAND_SEGMENT_SIZES,
+  FA_ATTENTION_ATTR_RESULT_SEGMENT_SIZES,
+  FA_ATTENTION_ATTR_COUNT
+} FaAttentionAttr;
+
+/// The tiling hints: optional integer attributes that override the tiles a
+/// lowering chooses (which, absent, depend on the target and head dims).
+typedef enum FaAttentionHint {
+  FA_ATTENTION_HINT_BLOCK_M,  /* block_m: query rows per workgroup */
+  FA_ATTENTION_HINT_BLOCK_N,  /* block_n: keys per step */
+  FA_ATTENTION_HINT_WARPS,    /* warps per workgroup (tensor-core kernels) */
+  FA_ATTENTION_HINT_STAGES,   /* K / V buffer stages (tensor-core kernels) */
+  FA_ATTENTION_HINT_PV_SPLIT, /* key chunks of P V (tensor-core kernels) */
+  FA_ATTENTION_HINT_COUNT
+} FaAttentionHint;
+
+/// The operand segments of fa.gridwise_attention, in operand order (the
+/// entries of its operandSegmentSizes).
+typedef enum FaAttentionOperandSegment {
+  FA_ATTENTION_SEGMENT_Q,
+  FA_ATTENTION_SEGMENT_K,
+  FA_ATTENTION_SEGMENT_V,
+  FA_ATTENTION_SEGMENT_BIAS,   /* optional */
+  FA_ATTENTION_SEGMENT_KV_LEN, /* optional */
+  FA_ATTENTION_SEGMENT_COUNT
+} FaAttentionOperandSegment;
+
+/// The name of attribute `a` (a static string; "" if `a` is not one).
+const char *faGridwiseAttentionGetAttrName(FaAttentionAttr a);
+
+/// Attribute `a` of the fa.gridwise_attention `op` as it is, or a null
+/// attribute when `op` lacks it (or `op` is null). The typed getters below
+/// are what passes use.
+MlirAttribute faGridwiseAttentionGetAttr(MlirOperation op, FaAttentionAttr a);
+
+/// The softmax scale (attribute `scale`). IRDL requires it; on an op without
+/// it (unverified), the table's default, 1.0.
+double faGridwiseAttentionGetScale(MlirOperation op);
+
+/// Whether `op` is causal (has an integer `causal_offset`: key j is visible
+/// to query i iff j <= i + offset). Stores the offset, 0 when not causal, in
+/// `*offset` unless `offset` is NULL.
+bool faGridwiseAttentionGetCausalOffset(MlirOperation op, int64_t *offset);
+
+/// Whether K is given as [B, Hkv, D, N] (unit attribute `k_transposed`).
+bool faGridwiseAttentionIsKTransposed(MlirOperation op);
+
+/// Whether tensor `t` is given in [B, S, H, D] (its unit attribute `*_bshd`).
+bool faGridwiseAttentionIsBshd(MlirOperation op, FaAttentionTensor t);
+
+/// Tiling hint `h` of `op` (an integer attribute), or `dflt` when `op` has
+/// none: the lowering's own choice.
+int64_t faGridwiseAttentionGetIntHint(MlirOperation op, FaAttentionHint h, int64_t dflt);
+
+/// The operand of segment `s` of `op`, read through its operandSegmentSizes;
+/// a null value when the segment is empty (an absent bias or kv_len).
+MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s);
+
+/// The optional bias operand of `op`; a null value when absent.
+MlirValue faGridwiseAttentionGetBias(MlirOperation op);
+
+/// The optional kv_len operand of `op`; a null value when absent.
+MlirValue faGridwiseAttentionGetKvLen(MlirOperation op);
+
+/// Whether `op` has its optional second result, the f32 LSE [B, Hq, M].
+bool faGridwiseAttentionHasLse(MlirOperation op);
+
 /// Operands of a fa.gridwise_attention to build. `bias` and `kvLen` may be
 /// null values (absent). `causalOffset` is used only if `causal` is true.
 typedef struct FaAttentionOperands {
@@ -52,22 +154,10 @@ typedef struct FaAttentionAttrs {
   /* Q, K, V and O in [B, S, H, D], heads after the sequence (attributes
    * q_bshd, k_bshd, v_bshd, o_bshd), indexed by FaAttentionTensor. */
   bool bshd[4];
+  /* Tiling hints, indexed by FaAttentionHint; 0 leaves one out (the
+   * lowering chooses). */
+  int64_t hints[FA_ATTENTION_HINT_COUNT];
 } FaAttentionAttrs;
-
-/// The tensors of a fa.gridwise_attention whose dims a layout attribute
-/// orders, and the dims they have.
-typedef enum FaAttentionTensor {
-  FA_ATTENTION_Q,
-  FA_ATTENTION_K,
-  FA_ATTENTION_V,
-  FA_ATTENTION_O
-} FaAttentionTensor;
-typedef enum FaAttentionDim {
-  FA_DIM_BATCH,
-  FA_DIM_HEADS,
-  FA_DIM_SEQ, /* queries (Q, O) or keys (K, V) */
-  FA_DIM_HEAD /* the head dim: D (Q, K) or Dv (V, O) */
-} FaAttentionDim;
 
 /// The name of the unit attribute that puts tensor `t` in [B, S, H, D]
 /// ("q_bshd", "k_bshd", "v_bshd", "o_bshd"; a static string).

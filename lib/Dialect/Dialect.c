@@ -2,9 +2,30 @@
  *
  * IRDL gives us op names, operand/result segments, operand kinds and required
  * attributes. Everything that relates shapes to each other lives in Verify.c. */
-#include "fa-c/Dialect.h"
+#include "Dialect/AttentionAttrs.h"
 
 #include "mlir-c/Dialect/IRDL.h"
+
+/* The attribute list of fa.gridwise_attention's IRDL op, from its table
+ * (AttentionAttrs.def): the REQUIRED rows, but the segment sizes, which IRDL
+ * derives from the optional operands and results. A required INTEGER or
+ * UNIT row would need an IRDL constraint for its kind here first. */
+#define FA_IRDL_ATTR_REQUIRED_F32(name) "\"" name "\" = %float"
+#define FA_IRDL_ATTR_REQUIRED_SEGMENTS(name)
+#define FA_IRDL_ATTR_OPTIONAL_F32(name)
+#define FA_IRDL_ATTR_OPTIONAL_INTEGER(name)
+#define FA_IRDL_ATTR_OPTIONAL_UNIT(name)
+#define FA_IRDL_ATTR_OPTIONAL_SEGMENTS(name)
+#define FA_IRDL_ATTR(kind, presence, name) FA_IRDL_ATTR_##presence##_##kind(name)
+
+/* How many there are: the list joins them without a separator, so one. */
+enum {
+  kIRDLAttrCount = 0
+#define FA_ATTENTION_ATTR(ID, name, kind, presence, ...) \
+  + (sizeof(FA_IRDL_ATTR(kind, presence, "") "") > 1)
+#include "Dialect/AttentionAttrs.def"
+};
+_Static_assert(kIRDLAttrCount == 1, "join the IRDL attributes with \", \"");
 
 /* Note: in IRDL one constraint value used for several operands forces them
  * to be the same type, so every operand and result has its own constraint. */
@@ -22,7 +43,10 @@ static const char kFaIRDL[] =
     "    irdl.operands(q: %q, k: %k, v: %v, bias: optional %bias,\n"
     "                  kv_len: optional %kvlen)\n"
     "    irdl.results(o: %o, lse: optional %lse)\n"
-    "    irdl.attributes {\"scale\" = %float}\n"
+    "    irdl.attributes {"
+#define FA_ATTENTION_ATTR(ID, name, kind, presence, ...) FA_IRDL_ATTR(kind, presence, name)
+#include "Dialect/AttentionAttrs.def"
+    "}\n"
     "  }\n"
     "  irdl.operation @blockwise_fill {\n"
     "    %t = irdl.base \"!builtin.tensor\"\n"

@@ -1,19 +1,6 @@
-/* Which axis of Q, K, V and O holds which dim of fa.gridwise_attention: the
- * one place that reads the layout attributes (docs/dialect.md, "Layouts"). */
+/* Which axis of Q, K, V and O holds which dim of fa.gridwise_attention
+ * (docs/dialect.md, "Layouts"), from the op's layout attributes. */
 #include "fa-c/Dialect.h"
-
-#include "mlir-c/BuiltinAttributes.h"
-
-static const char *const kBshdAttrs[4] = {"q_bshd", "k_bshd", "v_bshd", "o_bshd"};
-
-const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t) {
-  return (unsigned)t < 4 ? kBshdAttrs[t] : "";
-}
-
-static bool hasAttr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
-}
 
 intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d) {
   /* Axis of each dim, [B, H, S, D] order, per layout. */
@@ -26,6 +13,6 @@ intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d) 
 
 intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
                                     FaAttentionDim d) {
-  return faAttentionLayoutGetAxis(hasAttr(op, faGridwiseAttentionGetBshdAttrName(t)),
-                                  t == FA_ATTENTION_K && hasAttr(op, "k_transposed"), d);
+  return faAttentionLayoutGetAxis(faGridwiseAttentionIsBshd(op, t),
+                                  t == FA_ATTENTION_K && faGridwiseAttentionIsKTransposed(op), d);
 }

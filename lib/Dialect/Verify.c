@@ -2,7 +2,7 @@
  * ranks, shape relations, element types, GQA group size and attribute ranges.
  * Every problem is reported at the op's location through MLIR's diagnostic
  * engine, in MLIR's own "'name' op message" form. */
-#include "fa-c/Dialect.h"
+#include "Dialect/AttentionAttrs.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -50,22 +50,6 @@ static bool isRankedShaped(MlirType t) {
   return (mlirTypeIsARankedTensor(t) || mlirTypeIsAMemRef(t));
 }
 
-/* Operand `group` of an op with operandSegmentSizes; null if absent. */
-static MlirValue segmentOperand(MlirOperation op, intptr_t group) {
-  MlirAttribute seg = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("operandSegmentSizes"));
-  MlirValue none = {NULL};
-  if (mlirAttributeIsNull(seg) || !mlirAttributeIsADenseI32Array(seg) ||
-      group >= mlirDenseArrayGetNumElements(seg))
-    return none;
-  intptr_t start = 0;
-  for (intptr_t g = 0; g < group; ++g)
-    start += mlirDenseI32ArrayGetElement(seg, g);
-  if (mlirDenseI32ArrayGetElement(seg, group) != 1)
-    return none;
-  return mlirOperationGetOperand(op, start);
-}
-
 /* A ranked tensor of `rank` with an attention element type. */
 static MlirLogicalResult checkTensor(MlirOperation op, const char *what,
                                      MlirType t, intptr_t rank) {
@@ -93,6 +77,106 @@ static MlirLogicalResult checkDim(MlirOperation op, const char *what,
       return mlirLogicalResultFailure();                                       \
   } while (0)
 
+/* --- fa.gridwise_attention's attributes, from its table (AttentionAttrs.def) - */
+
+static MlirLogicalResult checkF32(MlirOperation op, const char *name, MlirAttribute a) {
+  if (!mlirAttributeIsAFloat(a) || !mlirTypeIsAF32(mlirAttributeGetType(a)))
+    return opError(op, "attribute '%s' must be an f32 float", name);
+  double v = mlirFloatAttrGetValueDouble(a);
+  if (!(v == v) || v > 3.4e38 || v < -3.4e38)
+    return opError(op, "attribute '%s' must be finite", name);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkInteger(MlirOperation op, const FaAttentionAttrInfo *info,
+                                      MlirAttribute a) {
+  if (!mlirAttributeIsAInteger(a))
+    return opError(op, "attribute '%s' must be an integer", info->name);
+  int64_t v = mlirIntegerAttrGetValueInt(a);
+  if (v < info->min || v > info->max)
+    return opError(op, "attribute '%s' is %ld, expected a value in [%ld, %ld]", info->name,
+                   (long)v, (long)info->min, (long)info->max);
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult checkUnit(MlirOperation op, const char *name, MlirAttribute a) {
+  if (!mlirAttributeIsAUnit(a))
+    return opError(op, "attribute '%s' must be a unit attribute", name);
+  return mlirLogicalResultSuccess();
+}
+
+/* Attribute `a` of `op`, if present, against its row. A missing required
+ * one IRDL reports; the segment sizes IRDL checks. */
+static MlirLogicalResult checkAttr(MlirOperation op, FaAttentionAttr a) {
+  const FaAttentionAttrInfo *info = faAttentionAttrGetInfo(a);
+  MlirAttribute attr = faGridwiseAttentionGetAttr(op, a);
+  if (mlirAttributeIsNull(attr))
+    return mlirLogicalResultSuccess();
+  switch (info->kind) {
+  case FA_ATTR_KIND_F32:
+    return checkF32(op, info->name, attr);
+  case FA_ATTR_KIND_INTEGER:
+    return checkInteger(op, info, attr);
+  case FA_ATTR_KIND_UNIT:
+    return checkUnit(op, info->name, attr);
+  case FA_ATTR_KIND_SEGMENTS:
+    break;
+  }
+  return mlirLogicalResultSuccess();
+}
+
+/* The attributes of `kind`, in the table's order. */
+static MlirLogicalResult checkAttrsOfKind(MlirOperation op, FaAttrKind kind) {
+  for (int a = 0; a < FA_ATTENTION_ATTR_COUNT; ++a)
+    if (faAttentionAttrGetInfo(a)->kind == kind)
+      TRY(checkAttr(op, a));
+  return mlirLogicalResultSuccess();
+}
+
+/* The integers the table wants powers of two (once all are in range). */
+static MlirLogicalResult checkPowersOfTwo(MlirOperation op) {
+  for (int a = 0; a < FA_ATTENTION_ATTR_COUNT; ++a) {
+    const FaAttentionAttrInfo *info = faAttentionAttrGetInfo(a);
+    MlirAttribute attr = faGridwiseAttentionGetAttr(op, a);
+    if (!info->powerOfTwo || mlirAttributeIsNull(attr))
+      continue;
+    int64_t v = mlirIntegerAttrGetValueInt(attr);
+    if (v & (v - 1))
+      return opError(op, "attribute '%s' is %ld, expected a power of two", info->name, (long)v);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static bool hasAttentionAttr(MlirOperation op, FaAttentionAttr a) {
+  return !mlirAttributeIsNull(faGridwiseAttentionGetAttr(op, a));
+}
+
+/* The pairs of attributes the table says exclude each other. */
+static MlirLogicalResult checkExclusions(MlirOperation op) {
+  for (int a = 0; a < FA_ATTENTION_ATTR_COUNT; ++a) {
+    FaAttentionAttr other = faAttentionAttrGetInfo(a)->excludes;
+    if (other != FA_ATTENTION_ATTR_COUNT && hasAttentionAttr(op, a) &&
+        hasAttentionAttr(op, other))
+      return opError(op, "attributes '%s' and '%s' exclude each other",
+                     faGridwiseAttentionGetAttrName(a), faGridwiseAttentionGetAttrName(other));
+  }
+  return mlirLogicalResultSuccess();
+}
+
+/* The unit attributes (the layouts of Q, K, V and O), before the shapes
+ * they order are read. */
+static MlirLogicalResult checkLayoutAttrs(MlirOperation op) {
+  TRY(checkAttrsOfKind(op, FA_ATTR_KIND_UNIT));
+  return checkExclusions(op);
+}
+
+/* The other attributes, once the shapes are right. */
+static MlirLogicalResult checkAttentionAttrs(MlirOperation op) {
+  TRY(checkAttrsOfKind(op, FA_ATTR_KIND_F32));
+  TRY(checkAttrsOfKind(op, FA_ATTR_KIND_INTEGER));
+  return checkPowersOfTwo(op);
+}
+
 /* --- fa.gridwise_attention ------------------------------------------------ */
 
 /* Problem sizes taken from Q [B,Hq,M,D], K [B,Hkv,N,D], V [B,Hkv,N,Dv], each
@@ -100,24 +184,6 @@ static MlirLogicalResult checkDim(MlirOperation op, const char *what,
 typedef struct {
   int64_t b, hq, hkv, m, n, d, dv;
 } AttentionDims;
-
-/* The unit attributes that order the dims of Q, K, V and O. */
-static MlirLogicalResult checkLayoutAttrs(MlirOperation op) {
-  const char *names[5] = {"k_transposed"};
-  for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_O; ++t)
-    names[1 + t] = faGridwiseAttentionGetBshdAttrName(t);
-  for (int i = 0; i < 5; ++i) {
-    MlirAttribute a =
-        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(names[i]));
-    if (!mlirAttributeIsNull(a) && !mlirAttributeIsAUnit(a))
-      return opError(op, "attribute '%s' must be a unit attribute", names[i]);
-  }
-  if (faGridwiseAttentionGetAxis(op, FA_ATTENTION_K, FA_DIM_SEQ) == 1 &&
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-          op, mlirStringRefCreateFromCString("k_transposed"))))
-    return opError(op, "attributes 'k_transposed' and 'k_bshd' exclude each other");
-  return mlirLogicalResultSuccess();
-}
 
 /* Static size of dim `d` of tensor `t` (type `type`), -1 when dynamic. */
 static int64_t sizeOfDim(MlirOperation op, MlirType type, FaAttentionTensor t,
@@ -222,61 +288,13 @@ static MlirLogicalResult checkResults(MlirOperation op,
   return checkDim(op, "result LSE", lse, 2, d->m, "queries");
 }
 
-/* Optional integer attribute in [lo, hi]; absent is fine. */
-static MlirLogicalResult checkIntAttr(MlirOperation op, const char *name,
-                                      int64_t lo, int64_t hi) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a))
-    return mlirLogicalResultSuccess();
-  if (!mlirAttributeIsAInteger(a))
-    return opError(op, "attribute '%s' must be an integer", name);
-  int64_t v = mlirIntegerAttrGetValueInt(a);
-  if (v < lo || v > hi)
-    return opError(op, "attribute '%s' is %ld, expected a value in [%ld, %ld]",
-                   name, (long)v, (long)lo, (long)hi);
-  return mlirLogicalResultSuccess();
-}
-
-static MlirLogicalResult checkPowerOfTwo(MlirOperation op, const char *name) {
-  MlirAttribute a =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
-  if (mlirAttributeIsNull(a))
-    return mlirLogicalResultSuccess();
-  int64_t v = mlirIntegerAttrGetValueInt(a);
-  if (v & (v - 1))
-    return opError(op, "attribute '%s' is %ld, expected a power of two", name,
-                   (long)v);
-  return mlirLogicalResultSuccess();
-}
-
-static MlirLogicalResult checkAttentionAttrs(MlirOperation op) {
-  MlirAttribute scale =
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("scale"));
-  if (!mlirTypeIsAF32(mlirAttributeGetType(scale)))
-    return opError(op, "attribute 'scale' must be an f32 float");
-  double s = mlirFloatAttrGetValueDouble(scale);
-  if (!(s == s) || s > 3.4e38 || s < -3.4e38)
-    return opError(op, "attribute 'scale' must be finite");
-  TRY(checkIntAttr(op, "causal_offset", INT64_MIN, INT64_MAX));
-  TRY(checkIntAttr(op, "block_m", 1, 512));
-  TRY(checkIntAttr(op, "block_n", 1, 512));
-  TRY(checkIntAttr(op, "warps", 1, 32));
-  TRY(checkIntAttr(op, "stages", 1, 8));
-  TRY(checkIntAttr(op, "pv_split", 1, 8));
-  TRY(checkPowerOfTwo(op, "block_m"));
-  TRY(checkPowerOfTwo(op, "block_n"));
-  TRY(checkPowerOfTwo(op, "pv_split"));
-  return checkPowerOfTwo(op, "warps");
-}
-
 static MlirLogicalResult verifyGridwiseAttention(MlirOperation op) {
   AttentionDims dims = {0};
   TRY(checkQKV(op, &dims));
-  MlirValue bias = segmentOperand(op, 3);
+  MlirValue bias = faGridwiseAttentionGetBias(op);
   if (!mlirValueIsNull(bias))
     TRY(checkBias(op, bias, &dims));
-  MlirValue kvLen = segmentOperand(op, 4);
+  MlirValue kvLen = faGridwiseAttentionGetKvLen(op);
   if (!mlirValueIsNull(kvLen))
     TRY(checkKvLen(op, kvLen, &dims));
   TRY(checkResults(op, &dims));
@@ -526,13 +544,10 @@ static bool hasVectorOperand(MlirOperation op) {
 
 /* --- attribute names ------------------------------------------------------ */
 
-/* The attributes each op knows (NULL-terminated). Any other attribute is an
- * error unless its name has a dialect prefix ("dialect.name"): those are
- * discardable attributes, which MLIR lets any dialect attach. */
-static const char *const kAttentionAttrs[] = {
-    "scale",   "causal_offset", "k_transposed", "q_bshd",   "k_bshd",
-    "v_bshd",  "o_bshd",        "block_m",      "block_n",  "warps",
-    "stages",  "pv_split",      "operandSegmentSizes",      "resultSegmentSizes", NULL};
+/* The attributes each blockwise op knows (NULL-terminated); the attention
+ * op's are its table's. Any other attribute is an error unless its name has
+ * a dialect prefix ("dialect.name"): those are discardable attributes, which
+ * MLIR lets any dialect attach. */
 static const char *const kFillAttrs[] = {"layout", NULL};
 static const char *const kReductionAttrs[] = {"kind", "axis", "layout", "partial", NULL};
 static const char *const kGemmAttrs[] = {"transpose_b", "layout", "async", "swizzle", NULL};
@@ -544,19 +559,8 @@ static bool nameIn(MlirStringRef name, const char *const *names) {
   return false;
 }
 
-static MlirLogicalResult checkAttrNames(MlirOperation op, const char *const *known) {
-  for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e; ++i) {
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetAttribute(op, i).name);
-    if (!nameIn(name, known) && !memchr(name.data, '.', name.length))
-      return opError(op, "has unknown attribute '%.*s'", (int)name.length, name.data);
-  }
-  return mlirLogicalResultSuccess();
-}
-
-/* The known attribute names of fa op `op`; NULL for other ops. */
-static const char *const *knownAttrs(MlirOperation op) {
-  if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
-    return kAttentionAttrs;
+/* The known attribute names of blockwise op `op`; NULL for other ops. */
+static const char *const *blockwiseAttrs(MlirOperation op) {
   if (opNameIs(op, FA_OP_BLOCKWISE_FILL))
     return kFillAttrs;
   if (opNameIs(op, FA_OP_BLOCKWISE_REDUCTION))
@@ -566,12 +570,31 @@ static const char *const *knownAttrs(MlirOperation op) {
   return NULL;
 }
 
+/* Whether fa op `op` knows an attribute `name`. */
+static bool knowsAttr(MlirOperation op, MlirStringRef name) {
+  if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
+    return faAttentionAttrLookup(name) != FA_ATTENTION_ATTR_COUNT;
+  return nameIn(name, blockwiseAttrs(op));
+}
+
+static MlirLogicalResult checkAttrNames(MlirOperation op) {
+  for (intptr_t i = 0, e = mlirOperationGetNumAttributes(op); i < e; ++i) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetAttribute(op, i).name);
+    if (!knowsAttr(op, name) && !memchr(name.data, '.', name.length))
+      return opError(op, "has unknown attribute '%.*s'", (int)name.length, name.data);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static bool isFaOp(MlirOperation op) {
+  return opNameIs(op, FA_OP_GRIDWISE_ATTENTION) || blockwiseAttrs(op);
+}
+
 /* --- walk ------------------------------------------------------------------ */
 
 static MlirLogicalResult verifyOne(MlirOperation op) {
-  const char *const *known = knownAttrs(op);
-  if (known)
-    TRY(checkAttrNames(op, known));
+  if (isFaOp(op))
+    TRY(checkAttrNames(op));
   if (opNameIs(op, FA_OP_GRIDWISE_ATTENTION))
     return verifyGridwiseAttention(op);
   if (opNameIs(op, FA_OP_BLOCKWISE_FILL))

@@ -269,7 +269,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
       m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
   FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
-                            m->lseRoot.ptr != NULL, m->kTransposed, {false}};
+                            m->lseRoot.ptr != NULL, m->kTransposed, {false}, {0}};
   *folded = (FoldedLayouts){{{NULL}, {NULL}, {NULL}}, {NULL}};
   foldInputLayouts(m, &operands, &attrs, folded);
   if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)

@@ -57,8 +57,8 @@ int64_t faAttentionSize(const FaAttentionKernel *k, FaAttentionTensor t, FaAtten
 /* "%q: !Q, %k: !K, %v: !V[, %bias: !BIAS][, %kvl: !KVL], %o: !O[, %lse: !LSE]" */
 void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
 
-/* An integer attribute of the op, or `dflt` when it has none. */
-int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t dflt);
+/* Tiling hint `hint` of the op, or `dflt` when it has none. */
+int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);
 
 /* mma.sync kernel (Kernels/MmaSync/AttentionMma.c). Why the op cannot take it (NULL
  * when it can), for chip-independent reasons: element types, head dims,

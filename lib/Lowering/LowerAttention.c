@@ -48,10 +48,8 @@ static MlirType eltOf(MlirValue v) {
   return mlirShapedTypeGetElementType(mlirValueGetType(v));
 }
 
-int64_t faAttentionIntAttr(const Kernel *k, const char *name, int64_t dflt) {
-  MlirAttribute a = faOpGetAttr(k->op, name);
-  return !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a)
-             ? mlirIntegerAttrGetValueInt(a) : dflt;
+int64_t faAttentionIntAttr(const Kernel *k, FaAttentionHint hint, int64_t dflt) {
+  return faGridwiseAttentionGetIntHint(k->op, hint, dflt);
 }
 
 int64_t faAttentionSize(const Kernel *k, FaAttentionTensor t, FaAttentionDim d) {
@@ -62,16 +60,12 @@ int64_t faAttentionSize(const Kernel *k, FaAttentionTensor t, FaAttentionDim d) 
 static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   memset(k, 0, sizeof(*k));
   k->op = op;
-  MlirAttribute segs = faOpGetAttr(op, "operandSegmentSizes");
-  int32_t hasBias = mlirDenseI32ArrayGetElement(segs, 3);
-  int32_t hasLen = mlirDenseI32ArrayGetElement(segs, 4);
-  k->q = mlirOperationGetOperand(op, 0);
-  k->k = mlirOperationGetOperand(op, 1);
-  k->v = mlirOperationGetOperand(op, 2);
-  if (hasBias)
-    k->bias = mlirOperationGetOperand(op, 3);
-  if (hasLen)
-    k->kvLen = mlirOperationGetOperand(op, 3 + hasBias);
+  k->q = faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_Q);
+  k->k = faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_K);
+  k->v = faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_V);
+  k->bias = faGridwiseAttentionGetBias(op);
+  k->kvLen = faGridwiseAttentionGetKvLen(op);
+  bool hasBias = !mlirValueIsNull(k->bias), hasLen = !mlirValueIsNull(k->kvLen);
   k->elt = eltOf(k->q);
   k->outElt = eltOf(mlirOperationGetResult(op, 0));
   if (hasBias)
@@ -80,12 +74,10 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
     k->kvElt = eltOf(k->kvLen);
     k->kvPerHead = mlirShapedTypeGetRank(mlirValueGetType(k->kvLen)) == 2;
   }
-  k->hasLse = mlirOperationGetNumResults(op) == 2;
-  k->kTransposed = !mlirAttributeIsNull(faOpGetAttr(op, "k_transposed"));
-  MlirAttribute off = faOpGetAttr(op, "causal_offset");
-  k->causal = !mlirAttributeIsNull(off);
-  k->causalOffset = k->causal ? mlirIntegerAttrGetValueInt(off) : 0;
-  k->scale = mlirFloatAttrGetValueDouble(faOpGetAttr(op, "scale"));
+  k->hasLse = faGridwiseAttentionHasLse(op);
+  k->kTransposed = faGridwiseAttentionIsKTransposed(op);
+  k->causal = faGridwiseAttentionGetCausalOffset(op, &k->causalOffset);
+  k->scale = faGridwiseAttentionGetScale(op);
   k->d = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_HEAD);
   k->dv = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_HEAD);
   if (k->d < 0 || k->dv < 0)
@@ -653,7 +645,8 @@ static MlirLogicalResult untransposeK(MlirOperation module, MlirOperation op,
       ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(callee)));
   MlirOperation call = faOperationCreateBefore(op, "func.call", 1, &kt, 1, &knType, 1, &attr);
   mlirOperationSetOperand(op, 1, mlirOperationGetResult(call, 0));
-  mlirOperationRemoveAttributeByName(op, mlirStringRefCreateFromCString("k_transposed"));
+  mlirOperationRemoveAttributeByName(
+      op, mlirStringRefCreateFromCString(faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_K_TRANSPOSED)));
   return mlirLogicalResultSuccess();
 }
 

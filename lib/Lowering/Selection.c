@@ -41,8 +41,8 @@ static const char *selectPortable(FaAttentionKernel *k, FaTarget target) {
   k->bm = k->bn = t;
   while (m > 0 && k->bm > 1 && k->bm / 2 >= m)
     k->bm /= 2;
-  k->bm = faAttentionIntAttr(k, "block_m", k->bm);
-  k->bn = faAttentionIntAttr(k, "block_n", k->bn);
+  k->bm = faAttentionIntAttr(k, FA_ATTENTION_HINT_BLOCK_M, k->bm);
+  k->bn = faAttentionIntAttr(k, FA_ATTENTION_HINT_BLOCK_N, k->bn);
   if (k->bm < 1 || k->bn < 1)
     return "block_m and block_n must be positive";
   if (gpu && portableBytes(k, k->bm, k->bn) > PORTABLE_GPU_LIMIT)

@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-static bool isAttention(MlirOperation op) { return faOpIsA(op, "fa.gridwise_attention"); }
+static bool isAttention(MlirOperation op) { return faOpIsA(op, FA_OP_GRIDWISE_ATTENTION); }
 
 static bool isHalf(MlirType t) { return mlirTypeIsAF16(t) || mlirTypeIsABF16(t); }
 
@@ -26,27 +26,26 @@ static MlirType elementOf(MlirValue v) {
 }
 
 /* ARGS (`%q: T, ...`) and the types of the optional bias and kv_len, in the
- * op's operand order (operandSegmentSizes: q, k, v, bias, kv_len). */
+ * op's operand order (its segments: q, k, v, bias, kv_len). */
 static void setOperands(FaTemplateVars *vars, MlirOperation op) {
-  static const char *const kNames[5] = {"q", "k", "v", "bias", "kvl"};
-  static const char *const kTypes[5] = {"QT", "KT", "VT", "BT", "KVT"};
-  MlirAttribute seg = faOpGetAttr(op, "operandSegmentSizes");
+  static const char *const kNames[FA_ATTENTION_SEGMENT_COUNT] = {"q", "k", "v", "bias", "kvl"};
+  static const char *const kTypes[FA_ATTENTION_SEGMENT_COUNT] = {"QT", "KT", "VT", "BT", "KVT"};
   FaText args;
   faTextInit(&args);
-  intptr_t next = 0;
-  for (int s = 0; s < 5; ++s) {
-    int32_t n = mlirAttributeIsNull(seg) ? (s < 3) : mlirDenseI32ArrayGetElement(seg, s);
-    if (n != 1)
+  const char *sep = "";
+  for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s) {
+    MlirValue v = faGridwiseAttentionGetOperand(op, s);
+    if (mlirValueIsNull(v))
       continue;
-    MlirValue v = mlirOperationGetOperand(op, next++);
     faTemplateVarsSetType(vars, kTypes[s], mlirValueGetType(v));
-    faTextAppend(&args, "%s%%%s: ", next > 1 ? ", " : "", kNames[s]);
+    faTextAppend(&args, "%s%%%s: ", sep, kNames[s]);
     faTextAppendType(&args, mlirValueGetType(v));
-    if (s == 3) {
+    sep = ", ";
+    if (s == FA_ATTENTION_SEGMENT_BIAS) {
       faTemplateVarsSetFlag(vars, "BIAS", true);
       faTemplateVarsSetFlag(vars, "BIAS_HALF", isHalf(elementOf(v)));
       faTemplateVarsSetType(vars, "BE", elementOf(v));
-    } else if (s == 4) {
+    } else if (s == FA_ATTENTION_SEGMENT_KV_LEN) {
       faTemplateVarsSetFlag(vars, "KVLEN", true);
       faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD",
                             mlirShapedTypeGetRank(mlirValueGetType(v)) == 2);
@@ -65,7 +64,7 @@ static void setResults(FaTemplateVars *vars, MlirOperation op) {
   faTemplateVarsSetType(vars, "OT", mlirValueGetType(o));
   faTemplateVarsSetType(vars, "OE", elementOf(o));
   faTemplateVarsSetFlag(vars, "OUT_HALF", isHalf(elementOf(o)));
-  bool lse = mlirOperationGetNumResults(op) > 1;
+  bool lse = faGridwiseAttentionHasLse(op);
   faTemplateVarsSetFlag(vars, "LSE", lse);
   if (lse) {
     MlirType lt = mlirValueGetType(mlirOperationGetResult(op, 1));
@@ -78,13 +77,10 @@ static void setResults(FaTemplateVars *vars, MlirOperation op) {
 }
 
 static void setAttributes(FaTemplateVars *vars, MlirOperation op) {
-  MlirAttribute scale = faOpGetAttr(op, "scale");
-  faTemplateVarsSet(vars, "SCALE", "%.9e",
-                    mlirAttributeIsNull(scale) ? 1.0 : mlirFloatAttrGetValueDouble(scale));
-  MlirAttribute off = faOpGetAttr(op, "causal_offset");
-  faTemplateVarsSetFlag(vars, "CAUSAL", !mlirAttributeIsNull(off));
-  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET",
-                       mlirAttributeIsNull(off) ? 0 : (long)mlirIntegerAttrGetValueInt(off));
+  faTemplateVarsSet(vars, "SCALE", "%.9e", faGridwiseAttentionGetScale(op));
+  int64_t offset;
+  faTemplateVarsSetFlag(vars, "CAUSAL", faGridwiseAttentionGetCausalOffset(op, &offset));
+  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", (long)offset);
 }
 
 /* VAR: the names of (batch, heads, sequence, head dim) in the order tensor

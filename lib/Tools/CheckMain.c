@@ -618,7 +618,7 @@ static bool containsOp(MlirOperation module, const char *name) {
 /* Hand-written fa ops have no unfused source: the reference computes them
  * with their naive element-wise decomposition (fa-decompose-attention). */
 static bool decomposeAttention(MlirOperation module) {
-  return !containsOp(module, "fa.gridwise_attention") ||
+  return !containsOp(module, FA_OP_GRIDWISE_ATTENTION) ||
          faModuleRunPipeline(module, "fa-decompose-attention");
 }
 

@@ -129,6 +129,47 @@ func.func @pv_split_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v
 
 // -----
 
+// Each kind of check of the attribute table (lib/Dialect/AttentionAttrs.def).
+func.func @scale_finite(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'scale' must be finite}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 0x7F800000 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @causal_offset_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'causal_offset' must be an integer}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, causal_offset = "diagonal"} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @block_m_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'block_m' is 1024, expected a value in [1, 512]}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, block_m = 1024 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @warps_power_of_two(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'warps' is 6, expected a power of two}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.0 : f32, warps = 6 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
+func.func @k_transposed_not_unit(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
+  // expected-error @+1 {{attribute 'k_transposed' must be a unit attribute}}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, k_transposed = 1 : i64, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  return
+}
+
+// -----
+
 func.func @segments(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{'operandSegmentSizes' attribute for specifying operand segments must have 5 elements}}
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>

@@ -63,9 +63,8 @@ const char *faAttentionMmaUnsupported(const FaAttentionKernel *k) {
 }
 
 bool faAttentionMmaIsTuned(const FaAttentionKernel *k) {
-  static const char *const kTuning[] = {"block_m", "block_n", "warps", "stages", "pv_split"};
-  for (size_t i = 0; i < sizeof kTuning / sizeof kTuning[0]; ++i)
-    if (faAttentionIntAttr(k, kTuning[i], -1) != -1)
+  for (int h = 0; h < FA_ATTENTION_HINT_COUNT; ++h)
+    if (faAttentionIntAttr(k, h, -1) != -1)
       return true;
   return false;
 }
@@ -76,11 +75,11 @@ const char *faAttentionMmaChooseTiles(FaAttentionKernel *k) {
   if (row)
     k->bm = row->bm, k->bn = row->bn, k->warps = row->warps, k->stages = row->stages,
     k->pvSplit = row->pvSplit;
-  k->bm = faAttentionIntAttr(k, "block_m", k->bm);
-  k->bn = faAttentionIntAttr(k, "block_n", k->bn);
-  k->warps = faAttentionIntAttr(k, "warps", k->warps);
-  k->stages = faAttentionIntAttr(k, "stages", k->stages);
-  k->pvSplit = faAttentionIntAttr(k, "pv_split", k->pvSplit);
+  k->bm = faAttentionIntAttr(k, FA_ATTENTION_HINT_BLOCK_M, k->bm);
+  k->bn = faAttentionIntAttr(k, FA_ATTENTION_HINT_BLOCK_N, k->bn);
+  k->warps = faAttentionIntAttr(k, FA_ATTENTION_HINT_WARPS, k->warps);
+  k->stages = faAttentionIntAttr(k, FA_ATTENTION_HINT_STAGES, k->stages);
+  k->pvSplit = faAttentionIntAttr(k, FA_ATTENTION_HINT_PV_SPLIT, k->pvSplit);
   if (k->warps < 1 || k->warps > 16 || k->bm < 16 || k->bm % (16 * k->warps))
     return "tensor-core tiles: block_m must be a multiple of 16 * warps (1 to 16 warps)";
   if (k->bn < 16 || k->bn > 256 || k->bn % 16)
