@@ -5,13 +5,15 @@
 #ifndef FA_C_COMPILE_H
 #define FA_C_COMPILE_H
 
+#include "fa-c/Support.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Runs fa-compile; returns the process exit status (0 ok, 1 compile error,
 /// 2 bad usage or I/O error).
-int faCompileMain(int argc, char **argv);
+FA_CAPI_EXPORTED int faCompileMain(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #ifndef FA_C_DIALECT_H
 #define FA_C_DIALECT_H
 
+#include "fa-c/Support.h"
+
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -22,18 +24,18 @@ extern "C" {
 /// Loads the `fa` dialect (and the `irdl` dialect it is defined with) into
 /// `ctx`. Idempotent. Fails, with a diagnostic, only if the context cannot
 /// load IRDL dialects.
-MlirLogicalResult faContextLoadDialect(MlirContext ctx);
+FA_CAPI_EXPORTED MlirLogicalResult faContextLoadDialect(MlirContext ctx);
 
 /// Returns true if the `fa` dialect is loaded in `ctx`.
-bool faContextIsDialectLoaded(MlirContext ctx);
+FA_CAPI_EXPORTED bool faContextIsDialectLoaded(MlirContext ctx);
 
 /// The IRDL definition of the dialect (a static string, not owned).
-MlirStringRef faDialectGetIRDLSource(void);
+FA_CAPI_EXPORTED MlirStringRef faDialectGetIRDLSource(void);
 
 /// Verifies every `fa` op nested under `root` (including `root`) beyond what
 /// IRDL checks. Each problem is reported with mlirEmitError at the op's
 /// location. Returns failure if any op is invalid.
-MlirLogicalResult faOperationVerify(MlirOperation root);
+FA_CAPI_EXPORTED MlirLogicalResult faOperationVerify(MlirOperation root);
 
 /// Operands of a fa.gridwise_attention to build. `bias` and `kvLen` may be
 /// null values (absent). `causalOffset` is used only if `causal` is true.
@@ -71,25 +73,27 @@ typedef enum FaAttentionDim {
 
 /// The name of the unit attribute that puts tensor `t` in [B, S, H, D]
 /// ("q_bshd", "k_bshd", "v_bshd", "o_bshd"; a static string).
-const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
+FA_CAPI_EXPORTED const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
 
 /// The axis that holds dim `d` in a layout: [B, H, S, D], [B, S, H, D] with
 /// `bshd`, [B, H, D, S] with `transposed` (K's k_transposed).
-intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d);
+FA_CAPI_EXPORTED intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d);
 
 /// The axis of tensor `t` of the fa.gridwise_attention `op` that holds dim
 /// `d`: [B, H, S, D] by default, [B, S, H, D] with the tensor's `*_bshd`
 /// attribute, K as [B, H, D, S] with `k_transposed`.
-intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
-                                    FaAttentionDim d);
+FA_CAPI_EXPORTED intptr_t
+faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
+                           FaAttentionDim d);
 
 /// Creates (does not insert) a fa.gridwise_attention with result type
 /// `outType` (and an f32 LSE result if requested). The caller owns the op
 /// until it is inserted in a block.
-MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
-                                               FaAttentionOperands operands,
-                                               FaAttentionAttrs attrs,
-                                               MlirType outType);
+FA_CAPI_EXPORTED MlirOperation
+faGridwiseAttentionOpCreateOwned(MlirLocation loc,
+                                 FaAttentionOperands operands,
+                                 FaAttentionAttrs attrs,
+                                 MlirType outType);
 
 #ifdef __cplusplus
 }
