@@ -90,10 +90,8 @@ faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
 /// `outType` (and an f32 LSE result if requested). The caller owns the op
 /// until it is inserted in a block.
 FA_CAPI_EXPORTED MlirOperation
-faGridwiseAttentionOpCreateOwned(MlirLocation loc,
-                                 FaAttentionOperands operands,
-                                 FaAttentionAttrs attrs,
-                                 MlirType outType);
+faGridwiseAttentionOpCreate(MlirLocation loc, FaAttentionOperands operands,
+                            FaAttentionAttrs attrs, MlirType outType);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 /*===-- fa-c/Passes.h - Passes and named pipelines ----------------*- C -*-===*\
 |* Every pass is an MlirPass the caller owns until it is added to a pass       *|
-|* manager. Passes and named pipelines are also reachable by name through      *|
+|* manager (mlirOpPassManagerAddOwnedPass takes it). Creators are named as     *|
+|* MLIR's, faCreate<Group><Pass>, the group being the lib/ directory of the    *|
+|* pass. Passes and named pipelines are also reachable by name through         *|
 |* faParsePassPipeline, which accepts MLIR's textual pipeline syntax and mixes *|
 |* our passes with every upstream pass and pipeline.                           *|
 \*===----------------------------------------------------------------------===*/
@@ -21,23 +23,23 @@ extern "C" {
 static inline bool faPassIsNull(MlirPass pass) { return !pass.ptr; }
 
 /// `fa-verify`: runs faOperationVerify on the anchor op; fails on error.
-FA_CAPI_EXPORTED MlirPass faCreateVerifyPassOwned(void);
+FA_CAPI_EXPORTED MlirPass faCreateDialectVerify(void);
 
 /// `fa-fuse-attention`: rewrites gemm-softmax-gemm chains into
 /// fa.gridwise_attention. If `explain` is true, each refused candidate gets a
 /// remark at its location saying which step did not match.
-FA_CAPI_EXPORTED MlirPass faCreateFuseAttentionPassOwned(bool explain);
+FA_CAPI_EXPORTED MlirPass faCreateFusionFuseAttention(bool explain);
 
 /// `fa-lower-attention{target=cpu|gpu}`: replaces each fa.gridwise_attention
 /// with a call of a generated kernel (the tiled online-softmax loop built from
 /// fa.blockwise_* ops on memref tiles) behind bufferization.to_buffer /
 /// to_tensor, so that one-shot bufferization sees only upstream ops.
-FA_CAPI_EXPORTED MlirPass faCreateLowerAttentionPassOwned(bool gpu);
+FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerAttention(bool gpu);
 
 /// `fa-lower-blockwise{target=cpu|gpu}`: replaces each fa.blockwise_* op on
 /// memref tiles with a call of a generated function: workgroup loops on the
 /// CPU; threads, warp shuffles and barriers on GPUs. Run `inline` after it.
-FA_CAPI_EXPORTED MlirPass faCreateLowerBlockwisePassOwned(bool gpu);
+FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerBlockwise(bool gpu);
 
 /// A pass of ours, by name. `create` parses the pass options (the text between
 /// braces in a pipeline, possibly empty) and returns a null pass on bad

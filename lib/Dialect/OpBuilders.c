@@ -10,10 +10,10 @@ static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
 }
 
-MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
-                                               FaAttentionOperands operands,
-                                               FaAttentionAttrs attrs,
-                                               MlirType outType) {
+MlirOperation faGridwiseAttentionOpCreate(MlirLocation loc,
+                                          FaAttentionOperands operands,
+                                          FaAttentionAttrs attrs,
+                                          MlirType outType) {
   MlirContext ctx = mlirLocationGetContext(loc);
   MlirOperationState state = mlirOperationStateGet(
       mlirStringRefCreateFromCString(FA_OP_GRIDWISE_ATTENTION), loc);

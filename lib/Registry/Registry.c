@@ -83,9 +83,9 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
       faFuseAttentionPassCreateFromOptions(options, errorCallback, userData);
   if (faPassIsNull(fuse))
     return mlirLogicalResultFailure();
-  mlirOpPassManagerAddOwnedPass(pm, faCreateVerifyPassOwned());
+  mlirOpPassManagerAddOwnedPass(pm, faCreateDialectVerify());
   mlirOpPassManagerAddOwnedPass(pm, fuse);
-  mlirOpPassManagerAddOwnedPass(pm, faCreateVerifyPassOwned());
+  mlirOpPassManagerAddOwnedPass(pm, faCreateDialectVerify());
   return mlirLogicalResultSuccess();
 }
 

@@ -319,7 +319,7 @@ void faModuleInlineMarked(MlirOperation module, const char *attr) {
        f = mlirOperationGetNextInBlock(f))
     if (faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr))) {
       MlirStringRef name = mlirStringAttrGetValue(faOpGetAttr(f, "sym_name"));
-      names[n++] = faStringCopyOwned(name.data, name.length);
+      names[n++] = faStringCopy(name.data, name.length);
     }
   faModuleInlineCallsTo(module, (const char *const *)names, n);
   for (size_t i = 0; i < n; ++i)

@@ -183,7 +183,7 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
   if (o->pipeline) {
     ok = faParsePassPipeline(opm, mlirStringRefCreateFromCString(o->pipeline),
                              printPipelineError, &printed);
-    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
+    mlirOpPassManagerAddOwnedPass(opm, faCreateDialectVerify());
   }
   for (size_t i = 0; i < o->numPassFlags && mlirLogicalResultIsSuccess(ok); ++i) {
     ok = faOpPassManagerAddPipeline(
@@ -192,7 +192,7 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
     if (mlirLogicalResultIsFailure(ok))
       fprintf(stderr, "%sfa-opt: error: unknown option or pass '--%s'\n",
               printed ? "\n" : "", o->passFlags[i]);
-    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
+    mlirOpPassManagerAddOwnedPass(opm, faCreateDialectVerify());
   }
   if (mlirLogicalResultIsFailure(ok)) {
     if (printed && !o->numPassFlags)

@@ -36,7 +36,7 @@ static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal, bool o
                              mlirBlockGetArgument(body, 2), {NULL}, {NULL}};
   FaAttentionAttrs attrs = {0.125f, causal, 0, true, false, {false, false, false, oBshd}};
   MlirLocation loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("capi.c"), 7, 3);
-  MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, ops, attrs, out);
+  MlirOperation attn = faGridwiseAttentionOpCreate(loc, ops, attrs, out);
   mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body), attn);
   return module;
 }
