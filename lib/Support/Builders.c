@@ -38,15 +38,6 @@ MlirOperation faValueGetSoleUser(MlirValue v) {
              : none;
 }
 
-bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(use) ||
-      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
-    return false;
-  return mlirOperationEqual(mlirOpOperandGetOwner(use), user) &&
-         mlirOpOperandGetOperandNumber(use) == (unsigned)operand;
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute a) {
   return mlirNamedAttributeGet(

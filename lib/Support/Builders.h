@@ -21,9 +21,6 @@ bool faOpIsAnyOf(MlirOperation op, const char *const *names);
  * and sits in the block of `v`'s op; else null. */
 MlirOperation faValueGetSoleUser(MlirValue v);
 
-/* True if `v` has exactly one use, and it is operand `operand` of `user`. */
-bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand);
-
 /* arith.constant of index type, and tensor.dim of `v`. */
 MlirValue faBuildIndexConstant(MlirRewriterBase rewriter, MlirLocation loc,
                                int64_t value);

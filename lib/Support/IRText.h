@@ -25,7 +25,4 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
 void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,
                           size_t outSize);
 
-/* Nearest module above `op` (or `op` itself). */
-MlirOperation faOperationGetParentModule(MlirOperation op);
-
 #endif
