@@ -1,6 +1,7 @@
 /*===-- fa-c/Compile.h - fa-compile driver -------------------------*- C -*-===*\
-|* faCompileMain: fa-compile MODEL.mlir --target=cpu|sm_80|sm_90|gfx90a|gfx942  *|
-|* -o OUT.o|OUT.so. Fusion, lowering and LLVM code generation in one step.    *|
+|* faCompileMain: fa-compile MODEL.mlir                                        *|
+|* --target=cpu|sm_80|sm_90|sm_90a|gfx90a|gfx942 -o OUT.o|OUT.so. Fusion,      *|
+|* lowering and LLVM code generation in one step.                              *|
 \*===----------------------------------------------------------------------===*/
 #ifndef FA_C_COMPILE_H
 #define FA_C_COMPILE_H

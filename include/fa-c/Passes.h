@@ -39,6 +39,8 @@ FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerAttention(bool gpu);
 /// `fa-lower-blockwise{target=cpu|gpu}`: replaces each fa.blockwise_* op on
 /// memref tiles with a call of a generated function: workgroup loops on the
 /// CPU; threads, warp shuffles and barriers on GPUs. Run `inline` after it.
+/// (The tensor-core targets, nvvm and nvvm-sm90a, of both lowerings are
+/// reached by name: faParsePassPipeline, faLookupPass.)
 FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerBlockwise(bool gpu);
 
 /// A pass of ours, by name. `create` parses the pass options (the text between

@@ -1,8 +1,8 @@
 /* Internal: one fa.gridwise_attention as fa-lower-attention sees it, shared
- * by the portable kernel (LowerAttention.c) and the tensor-core kernel
- * (GPU/AttentionMma.c). */
-#ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
-#define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
+ * by the portable kernel (LowerAttention.c) and the tensor-core kernels
+ * (Kernels/MmaSync/AttentionMma.c, Kernels/Wgmma/AttentionWgmma.c). */
+#ifndef FA_LIB_LOWERING_ATTENTIONKERNEL_H
+#define FA_LIB_LOWERING_ATTENTIONKERNEL_H
 
 #include "Support/IRText.h"
 #include "Support/Template.h"
@@ -47,9 +47,9 @@ void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
 /* An integer attribute of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t dflt);
 
-/* Tensor-core kernel (GPU/AttentionMma.c). Why the op cannot take it (NULL
- * when it can), for chip-independent reasons: element types, head dims,
- * layout. */
+/* Tensor-core kernel (Kernels/MmaSync/AttentionMma.c). Why the op cannot
+ * take it (NULL when it can), for chip-independent reasons: element types,
+ * head dims, layout. */
 const char *faAttentionMmaUnsupported(const FaAttentionKernel *k);
 /* Whether the op carries the mma.sync kernel's tuning attributes (block_m,
  * block_n, warps, stages, pv_split). */
@@ -67,8 +67,8 @@ void faAttentionMmaSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
                              const char *name);
 void faAttentionMmaSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm);
 
-/* Hopper kernel (GPU/AttentionWgmma.c): why it cannot take `k` (NULL when
- * it can), and its text as kernel `name`. */
+/* Hopper kernel (Kernels/Wgmma/AttentionWgmma.c): why it cannot take `k`
+ * (NULL when it can), and its text as kernel `name`. */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
 

@@ -1,6 +1,6 @@
 /* Internal: building MlirPass objects from C functions. */
-#ifndef FA_LIB_TRANSFORMS_PASSSUPPORT_H
-#define FA_LIB_TRANSFORMS_PASSSUPPORT_H
+#ifndef FA_LIB_SUPPORT_PASSSUPPORT_H
+#define FA_LIB_SUPPORT_PASSSUPPORT_H
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"

@@ -1,7 +1,8 @@
-/* Internal: IR templates kept as .mlir files beside the C that specialises them,
- * embedded in the library at build time and specialised by the lowerings.
+/* Internal: IR templates kept as .mlir files (lib/Lowering/Kernels,
+ * lib/Reference), embedded in the library at build time and specialised by
+ * the passes that build IR from them.
  *
- * A template is MLIR text with two additions:
+ * A template is MLIR text with these additions:
  *   {{NAME}}            replaced by the value of variable NAME;
  *   //#if NAME, //#else, //#endif
  *                       on lines of their own: the lines between are kept
@@ -13,8 +14,8 @@
  *                       the same variables: pieces shared by kernels.
  * A reference to an unset variable is an error, so a template and its
  * specialiser cannot drift apart silently. */
-#ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
-#define FA_LIB_TRANSFORMS_TEMPLATE_H
+#ifndef FA_LIB_SUPPORT_TEMPLATE_H
+#define FA_LIB_SUPPORT_TEMPLATE_H
 
 #include "Support/IRText.h"
 
