@@ -6,13 +6,15 @@
 #ifndef FA_C_CHECK_H
 #define FA_C_CHECK_H
 
+#include "fa-c/Support.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Runs fa-check with command-line arguments. Returns 0 when every output
 /// agrees, 1 when one disagrees, 2 when the model could not be compiled or run.
-int faCheckMain(int argc, char **argv);
+FA_CAPI_EXPORTED int faCheckMain(int argc, char **argv);
 
 #ifdef __cplusplus
 }

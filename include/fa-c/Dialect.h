@@ -6,6 +6,8 @@
 #ifndef FA_C_DIALECT_H
 #define FA_C_DIALECT_H
 
+#include "fa-c/Support.h"
+
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -22,18 +24,18 @@ extern "C" {
 /// Loads the `fa` dialect (and the `irdl` dialect it is defined with) into
 /// `ctx`. Idempotent. Fails, with a diagnostic, only if the context cannot
 /// load IRDL dialects.
-MlirLogicalResult faContextLoadDialect(MlirContext ctx);
+FA_CAPI_EXPORTED MlirLogicalResult faContextLoadDialect(MlirContext ctx);
 
 /// Returns true if the `fa` dialect is loaded in `ctx`.
-bool faContextIsDialectLoaded(MlirContext ctx);
+FA_CAPI_EXPORTED bool faContextIsDialectLoaded(MlirContext ctx);
 
 /// The IRDL definition of the dialect (a static string, not owned).
-MlirStringRef faDialectGetIRDLSource(void);
+FA_CAPI_EXPORTED MlirStringRef faDialectGetIRDLSource(void);
 
 /// Verifies every `fa` op nested under `root` (including `root`) beyond what
 /// IRDL checks. Each problem is reported with mlirEmitError at the op's
 /// location. Returns failure if any op is invalid.
-MlirLogicalResult faOperationVerify(MlirOperation root);
+FA_CAPI_EXPORTED MlirLogicalResult faOperationVerify(MlirOperation root);
 
 /// The tensors of a fa.gridwise_attention whose dims a layout attribute
 /// orders, and the dims they have.
@@ -98,44 +100,44 @@ typedef enum FaAttentionOperandSegment {
 } FaAttentionOperandSegment;
 
 /// The name of attribute `a` (a static string; "" if `a` is not one).
-const char *faGridwiseAttentionGetAttrName(FaAttentionAttr a);
+FA_CAPI_EXPORTED const char *faGridwiseAttentionGetAttrName(FaAttentionAttr a);
 
 /// Attribute `a` of the fa.gridwise_attention `op` as it is, or a null
 /// attribute when `op` lacks it (or `op` is null). The typed getters below
 /// are what passes use.
-MlirAttribute faGridwiseAttentionGetAttr(MlirOperation op, FaAttentionAttr a);
+FA_CAPI_EXPORTED MlirAttribute faGridwiseAttentionGetAttr(MlirOperation op, FaAttentionAttr a);
 
 /// The softmax scale (attribute `scale`). IRDL requires it; on an op without
 /// it (unverified), the table's default, 1.0.
-double faGridwiseAttentionGetScale(MlirOperation op);
+FA_CAPI_EXPORTED double faGridwiseAttentionGetScale(MlirOperation op);
 
 /// Whether `op` is causal (has an integer `causal_offset`: key j is visible
 /// to query i iff j <= i + offset). Stores the offset, 0 when not causal, in
 /// `*offset` unless `offset` is NULL.
-bool faGridwiseAttentionGetCausalOffset(MlirOperation op, int64_t *offset);
+FA_CAPI_EXPORTED bool faGridwiseAttentionGetCausalOffset(MlirOperation op, int64_t *offset);
 
 /// Whether K is given as [B, Hkv, D, N] (unit attribute `k_transposed`).
-bool faGridwiseAttentionIsKTransposed(MlirOperation op);
+FA_CAPI_EXPORTED bool faGridwiseAttentionIsKTransposed(MlirOperation op);
 
 /// Whether tensor `t` is given in [B, S, H, D] (its unit attribute `*_bshd`).
-bool faGridwiseAttentionIsBshd(MlirOperation op, FaAttentionTensor t);
+FA_CAPI_EXPORTED bool faGridwiseAttentionIsBshd(MlirOperation op, FaAttentionTensor t);
 
 /// Tiling hint `h` of `op` (an integer attribute), or `dflt` when `op` has
 /// none: the lowering's own choice.
-int64_t faGridwiseAttentionGetIntHint(MlirOperation op, FaAttentionHint h, int64_t dflt);
+FA_CAPI_EXPORTED int64_t faGridwiseAttentionGetIntHint(MlirOperation op, FaAttentionHint h, int64_t dflt);
 
 /// The operand of segment `s` of `op`, read through its operandSegmentSizes;
 /// a null value when the segment is empty (an absent bias or kv_len).
-MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s);
+FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s);
 
 /// The optional bias operand of `op`; a null value when absent.
-MlirValue faGridwiseAttentionGetBias(MlirOperation op);
+FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetBias(MlirOperation op);
 
 /// The optional kv_len operand of `op`; a null value when absent.
-MlirValue faGridwiseAttentionGetKvLen(MlirOperation op);
+FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetKvLen(MlirOperation op);
 
 /// Whether `op` has its optional second result, the f32 LSE [B, Hq, M].
-bool faGridwiseAttentionHasLse(MlirOperation op);
+FA_CAPI_EXPORTED bool faGridwiseAttentionHasLse(MlirOperation op);
 
 /// Operands of a fa.gridwise_attention to build. `bias` and `kvLen` may be
 /// null values (absent). `causalOffset` is used only if `causal` is true.
@@ -161,25 +163,25 @@ typedef struct FaAttentionAttrs {
 
 /// The name of the unit attribute that puts tensor `t` in [B, S, H, D]
 /// ("q_bshd", "k_bshd", "v_bshd", "o_bshd"; a static string).
-const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
+FA_CAPI_EXPORTED const char *faGridwiseAttentionGetBshdAttrName(FaAttentionTensor t);
 
 /// The axis that holds dim `d` in a layout: [B, H, S, D], [B, S, H, D] with
 /// `bshd`, [B, H, D, S] with `transposed` (K's k_transposed).
-intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d);
+FA_CAPI_EXPORTED intptr_t faAttentionLayoutGetAxis(bool bshd, bool transposed, FaAttentionDim d);
 
 /// The axis of tensor `t` of the fa.gridwise_attention `op` that holds dim
 /// `d`: [B, H, S, D] by default, [B, S, H, D] with the tensor's `*_bshd`
 /// attribute, K as [B, H, D, S] with `k_transposed`.
-intptr_t faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
-                                    FaAttentionDim d);
+FA_CAPI_EXPORTED intptr_t
+faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
+                           FaAttentionDim d);
 
 /// Creates (does not insert) a fa.gridwise_attention with result type
 /// `outType` (and an f32 LSE result if requested). The caller owns the op
 /// until it is inserted in a block.
-MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
-                                               FaAttentionOperands operands,
-                                               FaAttentionAttrs attrs,
-                                               MlirType outType);
+FA_CAPI_EXPORTED MlirOperation
+faGridwiseAttentionOpCreate(MlirLocation loc, FaAttentionOperands operands,
+                            FaAttentionAttrs attrs, MlirType outType);
 
 #ifdef __cplusplus
 }

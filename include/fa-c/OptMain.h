@@ -5,11 +5,13 @@
 #ifndef FA_C_OPTMAIN_H
 #define FA_C_OPTMAIN_H
 
+#include "fa-c/Support.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-int faOptMain(int argc, char **argv);
+FA_CAPI_EXPORTED int faOptMain(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,15 @@
 /*===-- fa-c/Passes.h - Passes and named pipelines ----------------*- C -*-===*\
 |* Every pass is an MlirPass the caller owns until it is added to a pass       *|
-|* manager. Passes and named pipelines are also reachable by name through      *|
+|* manager (mlirOpPassManagerAddOwnedPass takes it). Creators are named as     *|
+|* MLIR's, faCreate<Group><Pass>, the group being the lib/ directory of the    *|
+|* pass. Passes and named pipelines are also reachable by name through         *|
 |* faParsePassPipeline, which accepts MLIR's textual pipeline syntax and mixes *|
 |* our passes with every upstream pass and pipeline.                           *|
 \*===----------------------------------------------------------------------===*/
 #ifndef FA_C_PASSES_H
 #define FA_C_PASSES_H
+
+#include "fa-c/Support.h"
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -19,23 +23,25 @@ extern "C" {
 static inline bool faPassIsNull(MlirPass pass) { return !pass.ptr; }
 
 /// `fa-verify`: runs faOperationVerify on the anchor op; fails on error.
-MlirPass faCreateVerifyPassOwned(void);
+FA_CAPI_EXPORTED MlirPass faCreateDialectVerify(void);
 
 /// `fa-fuse-attention`: rewrites gemm-softmax-gemm chains into
 /// fa.gridwise_attention. If `explain` is true, each refused candidate gets a
 /// remark at its location saying which step did not match.
-MlirPass faCreateFuseAttentionPassOwned(bool explain);
+FA_CAPI_EXPORTED MlirPass faCreateFusionFuseAttention(bool explain);
 
 /// `fa-lower-attention{target=cpu|gpu}`: replaces each fa.gridwise_attention
 /// with a call of a generated kernel (the tiled online-softmax loop built from
 /// fa.blockwise_* ops on memref tiles) behind bufferization.to_buffer /
 /// to_tensor, so that one-shot bufferization sees only upstream ops.
-MlirPass faCreateLowerAttentionPassOwned(bool gpu);
+FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerAttention(bool gpu);
 
 /// `fa-lower-blockwise{target=cpu|gpu}`: replaces each fa.blockwise_* op on
 /// memref tiles with a call of a generated function: workgroup loops on the
 /// CPU; threads, warp shuffles and barriers on GPUs. Run `inline` after it.
-MlirPass faCreateLowerBlockwisePassOwned(bool gpu);
+/// (The tensor-core targets, nvvm and nvvm-sm90a, of both lowerings are
+/// reached by name: faParsePassPipeline, faLookupPass.)
+FA_CAPI_EXPORTED MlirPass faCreateLoweringLowerBlockwise(bool gpu);
 
 /// A pass of ours, by name. `create` parses the pass options (the text between
 /// braces in a pipeline, possibly empty) and returns a null pass on bad
@@ -48,10 +54,10 @@ typedef struct FaPassInfo {
                      void *userData);
 } FaPassInfo;
 
-intptr_t faGetNumPasses(void);
-const FaPassInfo *faGetPass(intptr_t pos);
+FA_CAPI_EXPORTED intptr_t faGetNumPasses(void);
+FA_CAPI_EXPORTED const FaPassInfo *faGetPass(intptr_t pos);
 /// Returns the pass registered under `argument`, or NULL.
-const FaPassInfo *faLookupPass(MlirStringRef argument);
+FA_CAPI_EXPORTED const FaPassInfo *faLookupPass(MlirStringRef argument);
 
 /// A named pipeline of ours: expands to passes added to `pm`.
 typedef struct FaPipelineInfo {
@@ -62,25 +68,27 @@ typedef struct FaPipelineInfo {
                              MlirStringCallback errorCallback, void *userData);
 } FaPipelineInfo;
 
-intptr_t faGetNumPipelines(void);
-const FaPipelineInfo *faGetPipeline(intptr_t pos);
-const FaPipelineInfo *faLookupPipeline(MlirStringRef argument);
+FA_CAPI_EXPORTED intptr_t faGetNumPipelines(void);
+FA_CAPI_EXPORTED const FaPipelineInfo *faGetPipeline(intptr_t pos);
+FA_CAPI_EXPORTED const FaPipelineInfo *faLookupPipeline(MlirStringRef argument);
 
 /// Parses a textual pass pipeline (MLIR syntax, e.g.
 /// "builtin.module(fa-fuse-attention,func.func(canonicalize))") into `pm`,
 /// whose anchor must match the outermost op name. Our passes and pipelines are
 /// resolved by name; everything else goes to MLIR's registry (call
 /// mlirRegisterAllPasses first). Errors go to `errorCallback`.
-MlirLogicalResult faParsePassPipeline(MlirOpPassManager pm,
-                                      MlirStringRef pipeline,
-                                      MlirStringCallback errorCallback,
-                                      void *userData);
+FA_CAPI_EXPORTED MlirLogicalResult
+faParsePassPipeline(MlirOpPassManager pm,
+                    MlirStringRef pipeline,
+                    MlirStringCallback errorCallback,
+                    void *userData);
 
 /// Adds pipeline elements (no anchor, e.g. "fa-fuse-attention,cse") to `pm`.
-MlirLogicalResult faOpPassManagerAddPipeline(MlirOpPassManager pm,
-                                             MlirStringRef elements,
-                                             MlirStringCallback errorCallback,
-                                             void *userData);
+FA_CAPI_EXPORTED MlirLogicalResult
+faOpPassManagerAddPipeline(MlirOpPassManager pm,
+                           MlirStringRef elements,
+                           MlirStringCallback errorCallback,
+                           void *userData);
 
 #ifdef __cplusplus
 }

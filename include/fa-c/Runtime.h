@@ -12,6 +12,8 @@
 #ifndef FA_C_RUNTIME_H
 #define FA_C_RUNTIME_H
 
+#include "fa-c/Support.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,29 +23,29 @@ extern "C" {
 
 /// 0 when every runtime call since the last clear succeeded, else the first
 /// failing driver status (or -1 for a failure without a driver status).
-int faRuntimeGetStatus(void);
+FA_CAPI_EXPORTED int faRuntimeGetStatus(void);
 /// The message of the first failure since the last clear ("" if none); owned
 /// by the runtime.
-const char *faRuntimeGetErrorMessage(void);
+FA_CAPI_EXPORTED const char *faRuntimeGetErrorMessage(void);
 /// Forgets the recorded failure.
-void faRuntimeClearStatus(void);
+FA_CAPI_EXPORTED void faRuntimeClearStatus(void);
 /// Milliseconds between two events made by mgpuEventCreate and recorded with
 /// mgpuEventRecord (the end event must have completed); -1 on failure.
-float faRuntimeEventElapsedMs(void *start, void *end);
+FA_CAPI_EXPORTED float faRuntimeEventElapsedMs(void *start, void *end);
 /// Makes generated host code use `stream` (from mgpuStreamCreate) instead of
 /// creating and destroying its own; NULL restores that. For timing with events.
-void faRuntimeSetStream(void *stream);
+FA_CAPI_EXPORTED void faRuntimeSetStream(void *stream);
 /// With `async` and a caller's stream set by faRuntimeSetStream, generated
 /// host code returns once its kernels are enqueued on that stream instead of
 /// waiting for them: the caller synchronizes the stream (or an event recorded
 /// after the calls) before it reads any result. For arguments in device
 /// memory only. Off by default. For timing launches back to back.
-void faRuntimeSetLaunchesAsync(bool async);
+FA_CAPI_EXPORTED void faRuntimeSetLaunchesAsync(bool async);
 /// The device's multiprocessors (SMs), which size the grids of persistent
 /// kernels (generated host code calls it); 1 after recording a failure.
-int32_t faRuntimeGetMultiprocessorCount(void);
+FA_CAPI_EXPORTED int32_t faRuntimeGetMultiprocessorCount(void);
 /// Name of the driver behind this runtime ("cuda" or "hip").
-const char *faRuntimeGetBackendName(void);
+FA_CAPI_EXPORTED const char *faRuntimeGetBackendName(void);
 
 #ifdef __cplusplus
 }

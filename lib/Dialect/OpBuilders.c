@@ -73,10 +73,10 @@ static intptr_t collectResults(MlirContext ctx, MlirType outType, FaAttentionAtt
   return 2;
 }
 
-MlirOperation faGridwiseAttentionOpCreateOwned(MlirLocation loc,
-                                               FaAttentionOperands operands,
-                                               FaAttentionAttrs attrs,
-                                               MlirType outType) {
+MlirOperation faGridwiseAttentionOpCreate(MlirLocation loc,
+                                          FaAttentionOperands operands,
+                                          FaAttentionAttrs attrs,
+                                          MlirType outType) {
   MlirContext ctx = mlirLocationGetContext(loc);
   MlirOperationState state = mlirOperationStateGet(
       mlirStringRefCreateFromCString(FA_OP_GRIDWISE_ATTENTION), loc);

@@ -16,8 +16,8 @@ const FaPassDef faVerifyPassDef = {
     "Check fa ops beyond their IRDL definition (shapes, types, attributes)",
     "", runVerify, NULL};
 
-MlirPass faCreateVerifyPassOwned(void) {
-  return faPassCreateOwned(&faVerifyPassDef, NULL, 0);
+MlirPass faCreateDialectVerify(void) {
+  return faPassCreate(&faVerifyPassDef, NULL, 0);
 }
 
 MlirPass faVerifyPassCreateFromOptions(MlirStringRef options,

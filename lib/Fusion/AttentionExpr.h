@@ -9,8 +9,8 @@
  * contractions, function arguments, non-splat constants) is a leaf: a tensor
  * plus, for each of its dims, the iteration dim it follows (-1: a unit dim
  * that is broadcast). */
-#ifndef FA_LIB_TRANSFORMS_ATTENTIONEXPR_H
-#define FA_LIB_TRANSFORMS_ATTENTIONEXPR_H
+#ifndef FA_LIB_FUSION_ATTENTIONEXPR_H
+#define FA_LIB_FUSION_ATTENTIONEXPR_H
 
 #include "mlir-c/IR.h"
 

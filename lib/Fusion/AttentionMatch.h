@@ -1,7 +1,7 @@
 /* Internal: recognizes one attention chain (gemm-softmax-gemm in linalg or
  * TOSA) ending in a P*V contraction, without changing the IR. */
-#ifndef FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
-#define FA_LIB_TRANSFORMS_ATTENTIONMATCH_H
+#ifndef FA_LIB_FUSION_ATTENTIONMATCH_H
+#define FA_LIB_FUSION_ATTENTIONMATCH_H
 
 #include "Fusion/AttentionExpr.h"
 

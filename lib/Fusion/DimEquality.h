@@ -1,6 +1,6 @@
 /* Internal: proving tensor dims equal from the IR (DimEquality.c). */
-#ifndef FA_LIB_TRANSFORMS_DIMEQUALITY_H
-#define FA_LIB_TRANSFORMS_DIMEQUALITY_H
+#ifndef FA_LIB_FUSION_DIMEQUALITY_H
+#define FA_LIB_FUSION_DIMEQUALITY_H
 
 #include "mlir-c/IR.h"
 

@@ -276,7 +276,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
     folded->output = transposingUser(rootOut);
   attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;
   MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
-  MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, operands, attrs, out4);
+  MlirOperation attn = faGridwiseAttentionOpCreate(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
   MlirValue result = mlirOperationGetResult(attn, 0);
   if (m->lseRoot.ptr) { /* [B, Hq, M], or [B*Hq, M] for scores of rank 3 */
@@ -475,9 +475,9 @@ static const FaPassDef kFusePass = {
     "FaFuseAttention", "fa-fuse-attention",
     "Rewrite gemm-softmax-gemm chains into fa.gridwise_attention", "", runFuse, NULL};
 
-MlirPass faCreateFuseAttentionPassOwned(bool explainRefusals) {
+MlirPass faCreateFusionFuseAttention(bool explainRefusals) {
   FuseOptions options = {explainRefusals};
-  return faPassCreateOwned(&kFusePass, &options, sizeof(options));
+  return faPassCreate(&kFusePass, &options, sizeof(options));
 }
 
 MlirPass faFuseAttentionPassCreateFromOptions(MlirStringRef options,
@@ -487,5 +487,5 @@ MlirPass faFuseAttentionPassCreateFromOptions(MlirStringRef options,
   if (!faPassParseFlagOption(options, "explain", &explainRefusals,
                              errorCallback, userData))
     return (MlirPass){NULL};
-  return faCreateFuseAttentionPassOwned(explainRefusals);
+  return faCreateFusionFuseAttention(explainRefusals);
 }

@@ -1,6 +1,6 @@
 /* Internal: transposes as the matcher and fusion read them. */
-#ifndef FA_LIB_TRANSFORMS_TRANSPOSE_H
-#define FA_LIB_TRANSFORMS_TRANSPOSE_H
+#ifndef FA_LIB_FUSION_TRANSPOSE_H
+#define FA_LIB_FUSION_TRANSPOSE_H
 
 #include "mlir-c/IR.h"
 

@@ -1,7 +1,7 @@
 /* Internal: freeing the buffers a function does not let escape (shared by
  * fa-free-buffers and fa-gpu-host-memory). */
-#ifndef FA_LIB_TRANSFORMS_FREEBUFFERS_H
-#define FA_LIB_TRANSFORMS_FREEBUFFERS_H
+#ifndef FA_LIB_GPUPIPELINE_FREEBUFFERS_H
+#define FA_LIB_GPUPIPELINE_FREEBUFFERS_H
 
 #include "mlir-c/IR.h"
 

@@ -1,7 +1,7 @@
 /* Internal: one fa.gridwise_attention as fa-lower-attention sees it, shared
  * by the selection (Selection.c) and the kernels (Kernels/). */
-#ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
-#define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
+#ifndef FA_LIB_LOWERING_ATTENTIONKERNEL_H
+#define FA_LIB_LOWERING_ATTENTIONKERNEL_H
 
 #include "Lowering/Lowering.h"
 #include "Lowering/TileTable.h"

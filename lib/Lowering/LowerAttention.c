@@ -707,7 +707,7 @@ static const FaPassDef kLowerAttention = {
     "fa.blockwise_* ops (CPU: scf.parallel; GPU: gpu.launch)",
     "builtin.module", runLowerAttention, faLoweringDialects};
 
-MlirPass faCreateLowerAttentionPassOwned(bool gpu) {
+MlirPass faCreateLoweringLowerAttention(bool gpu) {
   return faLoweringPassCreate(&kLowerAttention, gpu ? FA_TARGET_GPU : FA_TARGET_CPU);
 }
 

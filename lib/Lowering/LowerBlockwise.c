@@ -292,7 +292,7 @@ static const FaPassDef kLowerBlockwise = {
     "threads, warp shuffles and barriers (GPU)",
     "builtin.module", runLowerBlockwise, faLoweringDialects};
 
-MlirPass faCreateLowerBlockwisePassOwned(bool gpu) {
+MlirPass faCreateLoweringLowerBlockwise(bool gpu) {
   return faLoweringPassCreate(&kLowerBlockwise, gpu ? FA_TARGET_GPU : FA_TARGET_CPU);
 }
 

@@ -25,7 +25,7 @@ bool faTargetParseOption(MlirStringRef options, FaTarget *target,
 }
 
 MlirPass faLoweringPassCreate(const FaPassDef *def, FaTarget target) {
-  return faPassCreateOwned(def, &target, sizeof target);
+  return faPassCreate(def, &target, sizeof target);
 }
 
 MlirPass faLoweringPassCreateFromOptions(const FaPassDef *def, MlirStringRef options,

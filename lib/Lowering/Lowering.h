@@ -4,8 +4,8 @@
  * element loops are `scf.for %e = %tid to SIZE step %nth`, and a barrier
  * separates steps. On the CPU a workgroup is one thread (tid 0, nth 1, no
  * barriers); on GPUs it is a gpu.launch block. */
-#ifndef FA_LIB_TRANSFORMS_LOWERING_H
-#define FA_LIB_TRANSFORMS_LOWERING_H
+#ifndef FA_LIB_LOWERING_LOWERING_H
+#define FA_LIB_LOWERING_LOWERING_H
 
 #include "Support/IRText.h"
 
@@ -37,7 +37,7 @@ bool faTargetParseOption(MlirStringRef options, FaTarget *target,
                          MlirStringCallback errorCallback, void *userData);
 
 /* A lowering pass of `def` whose state is its target, from a target or from
- * the option text "target=cpu|gpu" (null pass on bad options). */
+ * the option text faTargetParseOption takes (null pass on bad options). */
 struct FaPassDef;
 MlirPass faLoweringPassCreate(const struct FaPassDef *def, FaTarget target);
 MlirPass faLoweringPassCreateFromOptions(const struct FaPassDef *def, MlirStringRef options,

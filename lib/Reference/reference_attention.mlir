@@ -1,5 +1,5 @@
 // The naive reference of one fa.gridwise_attention, as fa-decompose-attention
-// specialises it (docs/passes.md): what ops.md says the op means, written
+// specialises it (docs/passes.md): what docs/dialect.md says the op means, written
 // element by element with no tiling, no online softmax and nothing shared with
 // the lowerings, so that fa-check can compare our kernels with it on
 // hand-written fa ops. All arithmetic in f32.

@@ -1,6 +1,6 @@
 /* Internal: option-parsing constructors of our passes, for the registry. */
-#ifndef FA_LIB_TRANSFORMS_PASSES_H
-#define FA_LIB_TRANSFORMS_PASSES_H
+#ifndef FA_LIB_REGISTRY_PASSES_H
+#define FA_LIB_REGISTRY_PASSES_H
 
 #include "fa-c/Passes.h"
 

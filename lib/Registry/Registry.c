@@ -33,7 +33,7 @@ static const FaPassInfo kPasses[] = {
      "", faGpuCheckCallsPassCreateFromOptions},
     {"fa-gpu-host-memory",
      "Host buffers as managed GPU memory, constants copied into it, public memref "
-     "arguments registered (after gpu-kernel-outlining)",
+     "arguments registered, buffers that do not escape freed (after gpu-kernel-outlining)",
      "", faGpuHostMemoryPassCreateFromOptions},
     {"fa-gpu-kernel-bounds",
      "Give outlined kernels the function attributes (nvvm.maxnreg, nvvm.minctasm, ...) an op "
@@ -41,13 +41,14 @@ static const FaPassInfo kPasses[] = {
      "", faGpuKernelBoundsPassCreateFromOptions},
     {"fa-lower-attention",
      "Lower fa.gridwise_attention to a tiled online-softmax kernel of fa.blockwise_* ops",
-     "target=cpu|gpu|nvvm: scf.parallel over workgroups (cpu, default) or gpu.launch; "
-     "nvvm: the tensor-core (mma.sync) kernel for f16/bf16",
+     "target=cpu|gpu|nvvm|nvvm-sm90a: scf.parallel over workgroups (cpu, default) or "
+     "gpu.launch; nvvm: the tensor-core (mma.sync) kernel for f16/bf16; nvvm-sm90a: the "
+     "Hopper (wgmma) kernel where it applies",
      faLowerAttentionPassCreateFromOptions},
     {"fa-lower-blockwise",
      "Lower fa.blockwise_* ops on memref tiles to loops (cpu) or threads, shuffles, barriers (gpu); "
-     "on register fragments to ldmatrix / mma.sync (nvvm)",
-     "target=cpu|gpu|nvvm", faLowerBlockwisePassCreateFromOptions},
+     "on register fragments to ldmatrix / mma.sync, or wgmma (nvvm)",
+     "target=cpu|gpu|nvvm|nvvm-sm90a (nvvm-sm90a: as nvvm)", faLowerBlockwisePassCreateFromOptions},
     {"fa-rocdl-intrinsics",
      "Replace ocml calls that have an LLVM intrinsic AMDGPU lowers natively (floor, log2, "
      "exp, ... on f16/f32) with that intrinsic",
@@ -83,9 +84,9 @@ static MlirLogicalResult buildFusePipeline(MlirOpPassManager pm,
       faFuseAttentionPassCreateFromOptions(options, errorCallback, userData);
   if (faPassIsNull(fuse))
     return mlirLogicalResultFailure();
-  mlirOpPassManagerAddOwnedPass(pm, faCreateVerifyPassOwned());
+  mlirOpPassManagerAddOwnedPass(pm, faCreateDialectVerify());
   mlirOpPassManagerAddOwnedPass(pm, fuse);
-  mlirOpPassManagerAddOwnedPass(pm, faCreateVerifyPassOwned());
+  mlirOpPassManagerAddOwnedPass(pm, faCreateDialectVerify());
   return mlirLogicalResultSuccess();
 }
 
@@ -229,19 +230,23 @@ static const FaPipelineInfo kPipelines[] = {
     {"fa-to-cpu",
      "A whole model (linalg/tosa, attention fused or not) to the LLVM dialect for the "
      "host: fusion, fa-lower-attention/-blockwise{target=cpu}, inline, one-shot "
-     "bufferization, loops, LLVM",
+     "bufferization, loops, fa-free-buffers, LLVM",
      "", buildFaToCpu},
     {"fa-to-nvvm",
      "A whole model to LLVM with the kernels as PTX in gpu.binary: fusion, "
-     "fa-lower-attention/-blockwise{target=gpu}, upstream parallel-loops-to-GPU for "
-     "other ops, convert-gpu-to-nvvm, gpu-module-to-binary, gpu-to-llvm",
+     "fa-lower-attention/-blockwise{target=nvvm} (nvvm-sm90a for chip=sm_90a), upstream "
+     "parallel-loops-to-GPU for other ops, gpu-kernel-outlining, fa-gpu-kernel-bounds, "
+     "fa-gpu-host-memory, convert-gpu-to-nvvm, gpu-to-llvm, gpu-module-to-binary",
      "chip=sm_80|sm_90|sm_90a (default sm_90; sm_90a: the Hopper wgmma kernel), cuda-path=DIR (libdevice; default: the "
      "CUDA toolkit found at build time)",
      buildFaToNvvm},
     {"fa-to-rocdl",
      "A whole model to LLVM with the kernels as AMDGPU code objects in gpu.binary: "
-     "as fa-to-nvvm, then convert-gpu-to-rocdl with math as LLVM intrinsics, "
-     "ld.lld, gpu-to-llvm",
+     "as fa-to-nvvm with fa-lower-attention/-blockwise{target=gpu}, then "
+     "convert-gpu-to-rocdl, gpu-to-llvm, gpu-module-to-binary (ld.lld); without "
+     "rocm-path, f16/bf16 math in f32 and math as LLVM intrinsics (fa-expand-erf, "
+     "fa-rocdl-intrinsics), and a kernel that still calls a device library is an "
+     "error (fa-gpu-check-calls)",
      "chip=gfx90a|gfx942 (default gfx942), rocm-path=DIR (link ROCm's device "
      "libraries; default: none)",
      buildFaToRocdl},

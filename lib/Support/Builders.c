@@ -38,15 +38,6 @@ MlirOperation faValueGetSoleUser(MlirValue v) {
              : none;
 }
 
-bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  if (mlirOpOperandIsNull(use) ||
-      !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
-    return false;
-  return mlirOperationEqual(mlirOpOperandGetOwner(use), user) &&
-         mlirOpOperandGetOperandNumber(use) == (unsigned)operand;
-}
-
 static MlirNamedAttribute named(MlirContext ctx, const char *name,
                                 MlirAttribute a) {
   return mlirNamedAttributeGet(
@@ -319,7 +310,7 @@ void faModuleInlineMarked(MlirOperation module, const char *attr) {
        f = mlirOperationGetNextInBlock(f))
     if (faOpIsA(f, "func.func") && !mlirAttributeIsNull(faOpGetAttr(f, attr))) {
       MlirStringRef name = mlirStringAttrGetValue(faOpGetAttr(f, "sym_name"));
-      names[n++] = faStringCopyOwned(name.data, name.length);
+      names[n++] = faStringCopy(name.data, name.length);
     }
   faModuleInlineCallsTo(module, (const char *const *)names, n);
   for (size_t i = 0; i < n; ++i)

@@ -1,6 +1,6 @@
 /* Internal: IR-building helpers shared by all passes. */
-#ifndef FA_LIB_TRANSFORMS_BUILDERS_H
-#define FA_LIB_TRANSFORMS_BUILDERS_H
+#ifndef FA_LIB_SUPPORT_BUILDERS_H
+#define FA_LIB_SUPPORT_BUILDERS_H
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Rewrite.h"
@@ -20,9 +20,6 @@ bool faOpIsAnyOf(MlirOperation op, const char *const *names);
 /* The op that is the only user of the op result `v`, if it has one result
  * and sits in the block of `v`'s op; else null. */
 MlirOperation faValueGetSoleUser(MlirValue v);
-
-/* True if `v` has exactly one use, and it is operand `operand` of `user`. */
-bool faValueHasSingleUse(MlirValue v, MlirOperation user, intptr_t operand);
 
 /* arith.constant of index type, and tensor.dim of `v`. */
 MlirValue faBuildIndexConstant(MlirRewriterBase rewriter, MlirLocation loc,
@@ -50,12 +47,12 @@ MlirValue faBuildCollapseShape(MlirRewriterBase rewriter, MlirLocation loc,
 MlirValue faBuildSplat(MlirRewriterBase rewriter, MlirLocation loc,
                        MlirAttribute value, MlirType type, MlirValue like);
 
-/* select(cond, a, b) elementwise on tensors (arith.select). */
 /* An op `name` of `n` operands and one result of `type` (e.g. arith.mulf on
  * tensors, which convert-elementwise-to-linalg lowers). */
 MlirValue faBuildElementwise(MlirRewriterBase rewriter, MlirLocation loc, const char *name,
                              intptr_t n, MlirValue *operands, MlirType type);
 
+/* select(cond, a, b) elementwise on tensors (arith.select). */
 MlirValue faBuildSelect(MlirRewriterBase rewriter, MlirLocation loc,
                         MlirValue cond, MlirValue a, MlirValue b);
 

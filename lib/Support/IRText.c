@@ -148,9 +148,3 @@ void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,
   }
   mlirSymbolTableDestroy(table);
 }
-
-MlirOperation faOperationGetParentModule(MlirOperation op) {
-  while (!mlirOperationIsNull(op) && !faOpIsA(op, "builtin.module"))
-    op = mlirOperationGetParentOperation(op);
-  return op;
-}

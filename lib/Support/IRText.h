@@ -1,8 +1,8 @@
 /* Internal: IR built from text templates. The C API has no op builders for
  * loops and kernels, so lowerings print the IR they need (with the types of
  * the ops they replace) and parse it into the module being rewritten. */
-#ifndef FA_LIB_TRANSFORMS_IRTEXT_H
-#define FA_LIB_TRANSFORMS_IRTEXT_H
+#ifndef FA_LIB_SUPPORT_IRTEXT_H
+#define FA_LIB_SUPPORT_IRTEXT_H
 
 #include "Support/Text.h"
 
@@ -24,8 +24,5 @@ MlirLogicalResult faModuleAppendParsed(MlirOperation module, const FaText *text)
 /* Writes into `out` a symbol name `prefix_N` not yet defined in `module`. */
 void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,
                           size_t outSize);
-
-/* Nearest module above `op` (or `op` itself). */
-MlirOperation faOperationGetParentModule(MlirOperation op);
 
 #endif

@@ -64,8 +64,8 @@ const FaDialectHandleFn faLoweringDialects[] = {
     mlirGetDialectHandle__tensor__, mlirGetDialectHandle__bufferization__,
     NULL};
 
-MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
-                           size_t stateSize) {
+MlirPass faPassCreate(const FaPassDef *def, const void *state,
+                      size_t stateSize) {
   MlirExternalPassCallbacks callbacks = {passConstruct, passDestruct,
                                          passInitialize, passClone, passRun};
   MlirDialectHandle deps[16];
@@ -157,7 +157,7 @@ MlirPass faPassCreateWithoutOptions(const FaPassDef *def, MlirStringRef options,
     faPassReportBadOptions(options, errorCallback, userData);
     return (MlirPass){NULL};
   }
-  return faPassCreateOwned(def, NULL, 0);
+  return faPassCreate(def, NULL, 0);
 }
 
 void faPassRunOnEach(MlirOperation root, bool (*pred)(MlirOperation),

@@ -1,6 +1,6 @@
 /* Internal: building MlirPass objects from C functions. */
-#ifndef FA_LIB_TRANSFORMS_PASSSUPPORT_H
-#define FA_LIB_TRANSFORMS_PASSSUPPORT_H
+#ifndef FA_LIB_SUPPORT_PASSSUPPORT_H
+#define FA_LIB_SUPPORT_PASSSUPPORT_H
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -34,8 +34,8 @@ extern const FaDialectHandleFn faLoweringDialects[];
 /* Creates a pass from `def` with a private copy of `state` (`stateSize`
  * bytes, may be 0). Before it runs, the pass loads the fa dialect into the
  * context, so it also works when the host never loaded it. */
-MlirPass faPassCreateOwned(const FaPassDef *def, const void *state,
-                           size_t stateSize);
+MlirPass faPassCreate(const FaPassDef *def, const void *state,
+                      size_t stateSize);
 
 /* Creates a pass of `def` that takes no options and no state; any `options`
  * are reported through `errorCallback` and give a null pass. */

@@ -7,7 +7,7 @@
 
 /* A NUL-terminated copy of the `n` bytes at `s` (malloc'd, the caller frees
  * it; aborts when out of memory). */
-static inline char *faStringCopyOwned(const char *s, size_t n) {
+static inline char *faStringCopy(const char *s, size_t n) {
   char *c = malloc(n + 1);
   if (!c)
     abort();

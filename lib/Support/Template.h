@@ -1,5 +1,6 @@
-/* Internal: IR templates kept as .mlir files beside the C that specialises them,
- * embedded in the library at build time and specialised by the lowerings.
+/* Internal: IR templates kept as .mlir files (lib/Lowering/Kernels,
+ * lib/Reference), embedded in the library at build time and specialised by
+ * the passes that build IR from them.
  *
  * A template is MLIR text with these additions, each directive on a line of
  * its own:
@@ -19,8 +20,8 @@
  * is not set and a kept //#if whose flag is not set. Errors name the
  * template's file and line; so do errors in parsing the specialised text
  * (faModuleAppendParsed, through the lines' origins in FaText). */
-#ifndef FA_LIB_TRANSFORMS_TEMPLATE_H
-#define FA_LIB_TRANSFORMS_TEMPLATE_H
+#ifndef FA_LIB_SUPPORT_TEMPLATE_H
+#define FA_LIB_SUPPORT_TEMPLATE_H
 
 #include "Support/IRText.h"
 

@@ -95,7 +95,7 @@ static Record makeRecord(MlirDiagnostic diag) {
   Record r = {mlirDiagnosticGetSeverity(diag), NULL, 0, 0, NULL};
   MlirStringRef file;
   if (faLocationResolve(mlirDiagnosticGetLocation(diag), &file, &r.line, &r.col))
-    r.file = faStringCopyOwned(file.data, file.length);
+    r.file = faStringCopy(file.data, file.length);
   FaText msg;
   faTextInit(&msg);
   mlirDiagnosticPrint(diag, faTextAppendStringRef, &msg);
@@ -245,7 +245,7 @@ static bool parseDirective(FaDiagnostics *d, const char *at, const char *eol,
     directiveError(d, lineNo, col, "expected-* directive needs a {{message}}");
     return false;
   }
-  e->pattern = faStringCopyOwned(p + 2, (size_t)(close - p - 2));
+  e->pattern = faStringCopy(p + 2, (size_t)(close - p - 2));
   if (!compilePattern(e->pattern, &e->regex)) {
     directiveError(d, lineNo, col, "invalid regular expression in expected-* directive");
     free(e->pattern);

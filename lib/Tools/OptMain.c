@@ -191,7 +191,7 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
   if (o->pipeline) {
     ok = faParsePassPipeline(opm, mlirStringRefCreateFromCString(o->pipeline),
                              printPipelineError, &printed);
-    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
+    mlirOpPassManagerAddOwnedPass(opm, faCreateDialectVerify());
   }
   for (size_t i = 0; i < o->numPassFlags && mlirLogicalResultIsSuccess(ok); ++i) {
     ok = faOpPassManagerAddPipeline(
@@ -202,7 +202,7 @@ static MlirPassManager buildPassManager(MlirContext ctx, const Options *o) {
         fputc('\n', stderr);
       faToolArgError("fa-opt", "error: unknown option or pass '--%s'", o->passFlags[i]);
     }
-    mlirOpPassManagerAddOwnedPass(opm, faCreateVerifyPassOwned());
+    mlirOpPassManagerAddOwnedPass(opm, faCreateDialectVerify());
   }
   if (mlirLogicalResultIsFailure(ok)) {
     if (printed && !o->numPassFlags)

@@ -43,7 +43,7 @@ static MlirModule buildModuleFrom(MlirContext ctx, const char *func, FaAttention
                              full ? mlirBlockGetArgument(body, 3) : (MlirValue){NULL},
                              full ? mlirBlockGetArgument(body, 4) : (MlirValue){NULL}};
   MlirLocation loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("capi.c"), 7, 3);
-  MlirOperation attn = faGridwiseAttentionOpCreateOwned(loc, ops, attrs, out);
+  MlirOperation attn = faGridwiseAttentionOpCreate(loc, ops, attrs, out);
   mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body), attn);
   return module;
 }

@@ -71,7 +71,7 @@ int main(void) {
   /* A host pass manager: our pass object added directly, then run. */
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModel));
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirPassManagerAddOwnedPass(pm, faCreateFuseAttentionPassOwned(false));
+  mlirPassManagerAddOwnedPass(pm, faCreateFusionFuseAttention(false));
   MlirLogicalResult r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   // CHECK: run: 1
   printf("run: %d\n", mlirLogicalResultIsSuccess(r));

@@ -2,7 +2,7 @@
  * code calls it: each scenario prints the recorded status and message and
  * what the runtime does next. Here both runtimes (CUDA and HIP) run over a
  * test double of the driver (Inputs/fake-gpu-driver.c, loaded through
- * FA_RUNTIME_DRIVER); gpu-runtime-errors.test runs the same program on a real
+ * FA_RUNTIME_DRIVER); GPU/runtime-errors.test runs the same program on a real
  * GPU.
  *
  * Exit status 0: the scenario went as a test expects it to (run, register:

@@ -1,6 +1,7 @@
 /* fa.blockwise_fill / _reduction / _gemm on "mma_m16n8k16" fragments: each
- * becomes a function specialised from GPU/blockwise_mma.mlir, which the
- * pipeline inlines and unrolls. */
+ * becomes a function specialised from Kernels/MmaSync/blockwise_mma.mlir,
+ * which the pipeline inlines and unrolls; a GEMM on "wgmma_m64" fragments
+ * (Hopper) one from Kernels/Wgmma/blockwise_wgmma.mlir. */
 #include "Lowering/Kernels/Common/BlockwiseMma.h"
 #include "fa-c/Dialect.h"
 

@@ -1,7 +1,9 @@
-/* Internal: fa.blockwise_* on register fragments (layout "mma_m16n8k16"),
- * lowered for NVIDIA tensor cores from the template GPU/blockwise_mma.mlir. */
-#ifndef FA_LIB_TRANSFORMS_GPU_BLOCKWISEMMA_H
-#define FA_LIB_TRANSFORMS_GPU_BLOCKWISEMMA_H
+/* Internal: fa.blockwise_* on register fragments, lowered for NVIDIA tensor
+ * cores from the templates Kernels/MmaSync/blockwise_mma.mlir (layout
+ * "mma_m16n8k16") and Kernels/Wgmma/blockwise_wgmma.mlir (the "wgmma_m64"
+ * GEMM and its wait). */
+#ifndef FA_LIB_LOWERING_KERNELS_COMMON_BLOCKWISEMMA_H
+#define FA_LIB_LOWERING_KERNELS_COMMON_BLOCKWISEMMA_H
 
 #include "Support/IRText.h"
 

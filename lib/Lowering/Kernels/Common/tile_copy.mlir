@@ -1,4 +1,4 @@
-// A tile copy of the tensor-core kernel (GPU/attention_mma.mlir), as
+// A tile copy of the tensor-core kernel (Kernels/MmaSync/attention_mma.mlir), as
 // AttentionMma.c specialises it for each of the kernel's tiles (Q, K, V):
 //   dst[r, c] = src[b, h, r0 + r, c]   for r0 + r < rlim, 0 for the other rows,
 // for the [{{ROWS}} x {{COLS}}] {{E}} tile dst of shared memory ({{DST}}).

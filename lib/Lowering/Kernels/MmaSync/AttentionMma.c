@@ -1,6 +1,6 @@
 /* The FlashAttention-2 kernel on NVIDIA tensor cores: fa-lower-attention's
  * choice for f16/bf16 attention with target=nvvm. The kernel itself is the
- * template GPU/attention_mma.mlir; this file decides when it applies, picks
+ * template attention_mma.mlir; this file decides when it applies, picks
  * its tiles and fills in the template's variables. */
 #include "Lowering/AttentionKernel.h"
 #include "Support/Builders.h"
@@ -37,7 +37,7 @@ _Static_assert(MMA_SPLIT_MAX <= 64 && MMA_SPLIT_MAX % MMA_MERGE_SPLITS == 0,
                "the merge of splits takes at most 64 splits");
 
 /* Elements a shared-memory row is padded by: none where the tiles are
- * swizzled (GPU/tile_copy.mlir). */
+ * swizzled (Kernels/Common/tile_copy.mlir). */
 static int64_t rowPad(const FaAttentionKernel *k) { return k->swizzle ? 0 : MMA_PAD; }
 
 /* The Q tile and one or two stages of K and V tiles; afterwards the same
@@ -165,7 +165,7 @@ static void setShapes(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "OUT_ITERS", (outN + threads - 1) / threads);
 }
 
-/* One specialisation of GPU/tile_copy.mlir: NAME_SUFFIX copies a
+/* One specialisation of Kernels/Common/tile_copy.mlir: NAME_SUFFIX copies a
  * [rows x cols] tile of type DST from SRC. */
 static const char *appendCopy(FaText *t, FaTemplateVars *vars, const FaAttentionKernel *k,
                               const char *name, const char *suffix, const char *src,
@@ -202,7 +202,7 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   snprintf(tq, sizeof tq, "!%s_tq", name);
   snprintf(tk, sizeof tk, "!%s_tk", name);
   snprintf(tv, sizeof tv, "!%s_tv", name);
-  /* The decode kernel's copies prefetch into L2 (GPU/tile_copy.mlir). */
+  /* The decode kernel's copies prefetch into L2 (Kernels/Common/tile_copy.mlir). */
   faTemplateVarsSetFlag(&vars, "L2_PREFETCH", split);
   if (!missing)
     missing = appendCopy(t, &vars, k, name, "copy_q", "!Q", tq, k->bm, k->d);

@@ -15,7 +15,7 @@
 // Shared memory (dynamic, {{SMEM_BYTES}} bytes): the Q tile, then K and V
 // tiles in {{STAGES}} stage(s); rows are padded by 16 bytes so that ldmatrix is
 // free of bank conflicts. Tiles are copied with 16-byte cp.async by
-// @{{NAME}}_copy_q, _k and _v (GPU/tile_copy.mlir). With two stages, K and V
+// @{{NAME}}_copy_q, _k and _v (Kernels/Common/tile_copy.mlir). With two stages, K and V
 // of tile t+1 are in flight while tile t is used, behind one barrier per
 // tile; with one stage (FlashAttention-2's order), V(t) lands while
 // S = Q K(t)^T runs and K(t+1) while the softmax and P V(t) run, behind two

@@ -1,8 +1,8 @@
 /* The FlashAttention-3-style kernel for Hopper (sm_90a): fa-lower-attention's
  * main kernel for f16/bf16 attention with target=nvvm-sm90a where the head
- * dims allow it. The kernel is the template GPU/attention_wgmma.mlir; it
+ * dims allow it. The kernel is the template attention_wgmma.mlir; it
  * shares the scores, the online softmax and the row statistics with the
- * mma.sync kernel (GPU/AttentionMma.c), whose decode kernel still serves
+ * mma.sync kernel (Kernels/MmaSync/AttentionMma.c), whose decode kernel still serves
  * M <= 16. */
 #include "Lowering/AttentionKernel.h"
 #include "Support/Template.h"

@@ -30,7 +30,7 @@ int main(void) {
   if (mlirModuleIsNull(module))
     return 1;
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirPassManagerAddOwnedPass(pm, faCreateFuseAttentionPassOwned(false));
+  mlirPassManagerAddOwnedPass(pm, faCreateFusionFuseAttention(false));
   MlirLogicalResult r = mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   printf("consumer run: %s\n", mlirLogicalResultIsSuccess(r) ? "ok" : "failed");
   mlirOperationPrint(mlirModuleGetOperation(module), print, NULL);
