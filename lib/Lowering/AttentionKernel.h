@@ -1,9 +1,10 @@
 /* Internal: one fa.gridwise_attention as fa-lower-attention sees it, shared
- * by the portable kernel (LowerAttention.c) and the tensor-core kernel
- * (GPU/AttentionMma.c). */
+ * by the portable kernel (Kernels/Portable/AttentionPortable.c) and the
+ * tensor-core kernels (Kernels/MmaSync/AttentionMma.c, Kernels/Wgmma). */
 #ifndef FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 #define FA_LIB_TRANSFORMS_ATTENTIONKERNEL_H
 
+#include "Lowering/Lowering.h"
 #include "Support/IRText.h"
 #include "Support/Template.h"
 
@@ -46,6 +47,11 @@ void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
 
 /* An integer attribute of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, const char *name, int64_t dflt);
+
+/* Portable kernel (Kernels/Portable/AttentionPortable.c): appends kernel
+ * `name` for `target` with k's tiles (bm, bn) to `t`; NULL or an error. */
+const char *faAttentionPortableAppend(FaText *t, const FaAttentionKernel *k, FaTarget target,
+                                      const char *name);
 
 /* Tensor-core kernel (GPU/AttentionMma.c). Why the op cannot take it (NULL
  * when it can), for chip-independent reasons: element types, head dims,

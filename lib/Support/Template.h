@@ -61,6 +61,8 @@ extern const char faTemplateAttentionWgmmaSelect[];
 extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
+extern const char faTemplateAttentionPortable[];
+extern const char faTemplateAttentionPortableLoad[];
 
 /* Every embedded template by its file's base name ("attention_mma"). */
 typedef struct {
