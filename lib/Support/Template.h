@@ -63,6 +63,9 @@ extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
 extern const char faTemplateAttentionPortable[];
 extern const char faTemplateAttentionPortableLoad[];
+extern const char faTemplateBlockwiseFill[];
+extern const char faTemplateBlockwiseGemm[];
+extern const char faTemplateBlockwiseReduction[];
 
 /* Every embedded template by its file's base name ("attention_mma"). */
 typedef struct {
