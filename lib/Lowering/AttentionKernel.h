@@ -56,9 +56,20 @@ int64_t faAttentionSize(const FaAttentionKernel *k, FaAttentionTensor t, FaAtten
 
 /* "%q: !Q, %k: !K, %v: !V[, %bias: !BIAS][, %kvl: !KVL], %o: !O[, %lse: !LSE]" */
 void faAttentionAppendArgs(FaText *t, const FaAttentionKernel *k);
+/* Sets the template variable ARGS to them. */
+void faAttentionSetArgs(FaTemplateVars *vars, const FaAttentionKernel *k);
+/* Sets the variables of the op's features that every kernel template takes:
+ * CAUSAL, CAUSAL_OFFSET (`causalOffset`), KVLEN, KVLEN_PER_HEAD, KV_ELT,
+ * BIAS, BIAS_F32, BIAS_ELT, LSE, OUT_F32. */
+void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, long causalOffset);
 
 /* Tiling hint `hint` of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);
+
+/* Portable kernel (Kernels/Portable/AttentionPortable.c): appends kernel
+ * `name` for `target` with k's tiles (bm, bn) to `t`; NULL or an error. */
+const char *faAttentionPortableAppend(FaText *t, const FaAttentionKernel *k, FaTarget target,
+                                      const char *name);
 
 /* mma.sync kernel (Kernels/MmaSync/AttentionMma.c). Why the op cannot take it (NULL
  * when it can), for chip-independent reasons: element types, head dims,

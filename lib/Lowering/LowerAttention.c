@@ -85,7 +85,9 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   return faAttentionSelect(k, target);
 }
 
-/* --- text of the kernel ---------------------------------------------------- */
+/* --- what every kernel takes: its buffers ------------------------------------ */
+/* (The kernels themselves are templates: Kernels/Portable/attention_portable.mlir
+ * (AttentionPortable.c), Kernels/MmaSync and Kernels/Wgmma.) */
 
 /* memref<?x..x?xT, strided<[?, ..], offset: ?>>: any buffer of that rank. */
 /* With `unitInner`, the innermost stride is 1 (the tensor-core kernel's
@@ -101,7 +103,7 @@ static void appendAnyMemref(FaText *t, int rank, MlirType elt, bool unitInner) {
   faTextAppend(t, "], offset: ?>>");
 }
 
-static void appendAliases(FaText *t, const Kernel *k, FaTarget target) {
+static void appendAliases(FaText *t, const Kernel *k) {
   faTextAppend(t, "!Q = ");
   appendAnyMemref(t, 4, k->elt, k->mma);
   faTextAppend(t, "\n!K = ");
@@ -120,257 +122,8 @@ static void appendAliases(FaText *t, const Kernel *k, FaTarget target) {
     faTextAppend(t, "\n!BIAS = ");
     appendAnyMemref(t, 4, k->biasElt, k->mma);
   }
-  faTextAppend(t, "\n");
-  if (k->mma)
-    return; /* the tensor-core template declares its own tile types */
-  const char *space = faTargetIsGpu(target) ? ", #gpu.address_space<workgroup>" : "";
-  faTextAppend(t, "!tQ = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->d, space);
-  faTextAppend(t, "!tK = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->d, space);
-  faTextAppend(t, "!tV = memref<%ldx%ldxf32%s>\n", (long)k->bn, (long)k->dv, space);
-  faTextAppend(t, "!tS = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->bn, space);
-  faTextAppend(t, "!tA = memref<%ldx%ldxf32%s>\n", (long)k->bm, (long)k->dv, space);
-  faTextAppend(t, "!tR = memref<%ldxf32%s>\n", (long)k->bm, space);
+  faTextAppend(t, "\n"); /* each kernel's template declares its tile types */
 }
-
-/* `dst = extf(src)` or a rename when the type is already f32. */
-static void appendToF32(FaText *t, const char *dst, const char *src, MlirType elt) {
-  if (mlirTypeIsAF32(elt)) {
-    faTextAppend(t, "      %%%s = arith.addf %%%s, %%zf : f32\n", dst, src);
-    return;
-  }
-  faTextAppend(t, "      %%%s = arith.extf %%%s : ", dst, src);
-  faTextAppendType(t, elt);
-  faTextAppend(t, " to f32\n");
-}
-
-static void appendEltType(FaText *t, MlirType elt) { faTextAppendType(t, elt); }
-
-/* tile[r, c] = row r < limit ? SRC[...] * mul : 0, for a [rows x cols] tile.
- * `index` is the memref index list, with %row (global row) and %c. */
-static void appendTileLoad(FaText *t, const char *tile, const char *tileType,
-                           const char *src, const char *srcType, MlirType elt,
-                           long rows, long cols, const char *base,
-                           const char *limit, const char *index, const char *mul) {
-  faTextAppend(t, "  %%%s_n = arith.constant %ld : index\n", tile, rows * cols);
-  faTextAppend(t, "  %%%s_w = arith.constant %ld : index\n", tile, cols);
-  faTextAppend(t, "  scf.for %%e = %%tid to %%%s_n step %%nth {\n", tile);
-  faTextAppend(t, "    %%r = arith.divui %%e, %%%s_w : index\n", tile);
-  faTextAppend(t, "    %%c = arith.remui %%e, %%%s_w : index\n", tile);
-  faTextAppend(t, "    %%in = arith.cmpi ult, %%r, %%%s : index\n", limit);
-  faTextAppend(t, "    %%val = scf.if %%in -> f32 {\n");
-  faTextAppend(t, "      %%row = arith.addi %%%s, %%r : index\n", base);
-  faTextAppend(t, "      %%x = memref.load %%%s[%s] : %s\n", src, index, srcType);
-  appendToF32(t, "xf", "x", elt);
-  faTextAppend(t, "      %%xs = arith.mulf %%xf, %%%s : f32\n", mul);
-  faTextAppend(t, "      scf.yield %%xs : f32\n    } else {\n      scf.yield %%zf : f32\n    }\n");
-  faTextAppend(t, "    memref.store %%val, %%%s[%%r, %%c] : %s\n  }\n", tile, tileType);
-}
-
-/* The key range [0, %nend) this workgroup visits. */
-static void appendKeyRange(FaText *t, const Kernel *k) {
-  faTextAppend(t, "  %%nend0 = arith.addi %%N, %%c0 : index\n");
-  const char *cur = "nend0";
-  if (k->kvElt.ptr) {
-    faTextAppend(t, "  %%kvv = memref.load %%kvl[%%b%s] : !KVL\n", k->kvPerHead ? ", %h" : "");
-    faTextAppend(t, "  %%kvi = arith.index_cast %%kvv : ");
-    appendEltType(t, k->kvElt);
-    faTextAppend(t, " to index\n  %%kvc = arith.maxsi %%kvi, %%c0 : index\n"
-                    "  %%nend1 = arith.minsi %%nend0, %%kvc : index\n");
-    cur = "nend1";
-  }
-  if (k->causal) {
-    faTextAppend(t, "  %%coff = arith.constant %ld : index\n", (long)k->causalOffset);
-    faTextAppend(t, "  %%mlast = arith.addi %%m0, %%rows : index\n"
-                    "  %%cend = arith.addi %%mlast, %%coff : index\n"
-                    "  %%cendc = arith.maxsi %%cend, %%c0 : index\n");
-    faTextAppend(t, "  %%nend2 = arith.minsi %%%s, %%cendc : index\n", cur);
-    cur = "nend2";
-  }
-  faTextAppend(t, "  %%nend = arith.addi %%%s, %%c0 : index\n", cur);
-  faTextAppend(t, "  %%NT = arith.ceildivui %%nend, %%cBN : index\n");
-}
-
-/* Bias operand indices: a dim of size 1 is broadcast. */
-static void appendBiasSetup(FaText *t) {
-  static const char *const kIdx[4] = {"b", "h", "", ""};
-  for (int d = 0; d < 4; ++d) {
-    faTextAppend(t, "  %%bd%d = memref.dim %%bias, %%c%d : !BIAS\n", d, d);
-    faTextAppend(t, "  %%bone%d = arith.cmpi eq, %%bd%d, %%c1 : index\n", d, d);
-    if (d < 2)
-      faTextAppend(t, "  %%bi%d = arith.select %%bone%d, %%c0, %%%s : index\n", d, d, kIdx[d]);
-  }
-}
-
-/* S[r, c] for keys outside the mask -> -inf; bias added. */
-static void appendMaskStep(FaText *t, const Kernel *k) {
-  faTextAppend(t, "  %%s_n = arith.constant %ld : index\n", (long)(k->bm * k->bn));
-  faTextAppendElementLoop(t, "e", "%s_n");
-  faTextAppend(t, "    %%r = arith.divui %%e, %%cBN : index\n"
-                  "    %%c = arith.remui %%e, %%cBN : index\n"
-                  "    %%i = arith.addi %%m0, %%r : index\n"
-                  "    %%j = arith.addi %%n0, %%c : index\n"
-                  "    %%vr = arith.cmpi ult, %%r, %%rows : index\n"
-                  "    %%vc = arith.cmpi ult, %%c, %%cols : index\n"
-                  "    %%v0 = arith.andi %%vr, %%vc : i1\n");
-  const char *valid = "v0";
-  if (k->causal) {
-    faTextAppend(t, "    %%jlim = arith.addi %%i, %%coff : index\n"
-                    "    %%vis = arith.cmpi sle, %%j, %%jlim : index\n"
-                    "    %%v1 = arith.andi %%v0, %%vis : i1\n");
-    valid = "v1";
-  }
-  faTextAppend(t, "    %%s = memref.load %%st[%%r, %%c] : !tS\n");
-  faTextAppend(t, "    %%res = scf.if %%%s -> f32 {\n", valid);
-  if (k->biasElt.ptr) {
-    faTextAppend(t, "      %%bi2 = arith.select %%bone2, %%c0, %%i : index\n"
-                    "      %%bi3 = arith.select %%bone3, %%c0, %%j : index\n"
-                    "      %%x = memref.load %%bias[%%bi0, %%bi1, %%bi2, %%bi3] : !BIAS\n");
-    appendToF32(t, "xf", "x", k->biasElt);
-    /* bias*log2(e), kept finite where the bias is (a finite "lowest" fill
-     * must not overflow to -inf: a row of only such keys is not masked). */
-    faTextAppend(t, "      %%xl0 = arith.mulf %%xf, %%log2e : f32\n"
-                    "      %%xl1 = arith.maximumf %%xl0, %%lowest : f32\n"
-                    "      %%xinf = arith.cmpf oeq, %%xf, %%ninf : f32\n"
-                    "      %%xl = arith.select %%xinf, %%ninf, %%xl1 : f32\n"
-                    "      %%sb = arith.addf %%s, %%xl : f32\n"
-                    "      scf.yield %%sb : f32\n");
-  } else {
-    faTextAppend(t, "      scf.yield %%s : f32\n");
-  }
-  faTextAppend(t, "    } else {\n      scf.yield %%ninf : f32\n    }\n"
-                  "    memref.store %%res, %%st[%%r, %%c] : !tS\n  }\n");
-}
-
-/* %NAME = max m, with -inf replaced by 0 so that exp2(x - m) stays 0 for
- * masked x instead of NaN. */
-static void appendSafeMax(FaText *t, const char *name, const char *m) {
-  faTextAppend(t, "    %%%s_inf = arith.cmpf oeq, %%%s, %%ninf : f32\n", name, m);
-  faTextAppend(t, "    %%%s = arith.select %%%s_inf, %%zf, %%%s : f32\n", name, name, m);
-}
-
-static void appendSoftmaxStep(FaText *t, const Kernel *k, FaTarget target) {
-  /* m' = max(m, rowmax S) */
-  faTextAppendElementLoop(t, "e", "%cBM");
-  faTextAppend(t, "    %%x = memref.load %%mrow[%%e] : !tR\n"
-                  "    memref.store %%x, %%mnew[%%e] : !tR\n  }\n");
-  faTextAppendBarrier(t, target);
-  faTextAppend(t, "  \"fa.blockwise_reduction\"(%%st, %%mnew) {kind = \"max\", axis = 1 : i64}"
-                  " : (!tS, !tR) -> ()\n");
-  /* P = exp2(S - m') */
-  faTextAppendElementLoop(t, "e", "%s_n");
-  faTextAppend(t, "    %%r = arith.divui %%e, %%cBN : index\n"
-                  "    %%c = arith.remui %%e, %%cBN : index\n"
-                  "    %%mn = memref.load %%mnew[%%r] : !tR\n");
-  appendSafeMax(t, "ms", "mn");
-  faTextAppend(t, "    %%s = memref.load %%st[%%r, %%c] : !tS\n"
-                  "    %%d = arith.subf %%s, %%ms : f32\n"
-                  "    %%p = math.exp2 %%d : f32\n"
-                  "    memref.store %%p, %%st[%%r, %%c] : !tS\n  }\n");
-  /* O *= alpha */
-  faTextAppend(t, "  %%a_n = arith.constant %ld : index\n", (long)(k->bm * k->dv));
-  faTextAppendElementLoop(t, "e", "%a_n");
-  faTextAppend(t, "    %%r = arith.divui %%e, %%cDV : index\n"
-                  "    %%c = arith.remui %%e, %%cDV : index\n"
-                  "    %%mo = memref.load %%mrow[%%r] : !tR\n"
-                  "    %%mn = memref.load %%mnew[%%r] : !tR\n");
-  appendSafeMax(t, "ms", "mn");
-  faTextAppend(t, "    %%dm = arith.subf %%mo, %%ms : f32\n"
-                  "    %%al = math.exp2 %%dm : f32\n"
-                  "    %%a = memref.load %%acc[%%r, %%c] : !tA\n"
-                  "    %%as = arith.mulf %%a, %%al : f32\n"
-                  "    memref.store %%as, %%acc[%%r, %%c] : !tA\n  }\n");
-  faTextAppendBarrier(t, target);
-  /* l *= alpha, m = m' */
-  faTextAppendElementLoop(t, "e", "%cBM");
-  faTextAppend(t, "    %%mo = memref.load %%mrow[%%e] : !tR\n"
-                  "    %%mn = memref.load %%mnew[%%e] : !tR\n");
-  appendSafeMax(t, "ms", "mn");
-  faTextAppend(t, "    %%dm = arith.subf %%mo, %%ms : f32\n"
-                  "    %%al = math.exp2 %%dm : f32\n"
-                  "    %%l = memref.load %%lrow[%%e] : !tR\n"
-                  "    %%ls = arith.mulf %%l, %%al : f32\n"
-                  "    memref.store %%ls, %%lrow[%%e] : !tR\n"
-                  "    memref.store %%mn, %%mrow[%%e] : !tR\n  }\n");
-  faTextAppendBarrier(t, target);
-  faTextAppend(t, "  \"fa.blockwise_reduction\"(%%st, %%lrow) {kind = \"sum\", axis = 1 : i64}"
-                  " : (!tS, !tR) -> ()\n"
-                  "  \"fa.blockwise_gemm\"(%%st, %%vt, %%acc) : (!tS, !tV, !tA) -> ()\n");
-}
-
-static void appendEpilogue(FaText *t, const Kernel *k, FaTarget target) {
-  faTextAppendElementLoop(t, "e", "%a_n0");
-  faTextAppend(t, "    %%r = arith.divui %%e, %%cDV : index\n"
-                  "    %%c = arith.remui %%e, %%cDV : index\n"
-                  "    %%in = arith.cmpi ult, %%r, %%rows : index\n"
-                  "    scf.if %%in {\n"
-                  "      %%l = memref.load %%lrow[%%r] : !tR\n"
-                  "      %%a = memref.load %%acc[%%r, %%c] : !tA\n"
-                  "      %%z = arith.cmpf oeq, %%l, %%zf : f32\n"
-                  "      %%dv = arith.divf %%a, %%l : f32\n"
-                  "      %%y = arith.select %%z, %%zf, %%dv : f32\n"
-                  "      %%i = arith.addi %%m0, %%r : index\n");
-  if (mlirTypeIsAF32(k->outElt)) {
-    faTextAppend(t, "      memref.store %%y, %%o[%%b, %%h, %%i, %%c] : !O\n");
-  } else {
-    faTextAppend(t, "      %%yt = arith.truncf %%y : f32 to ");
-    appendEltType(t, k->outElt);
-    faTextAppend(t, "\n      memref.store %%yt, %%o[%%b, %%h, %%i, %%c] : !O\n");
-  }
-  faTextAppend(t, "    }\n  }\n");
-  if (!k->hasLse)
-    return;
-  faTextAppendElementLoop(t, "e", "%cBM");
-  faTextAppend(t, "    %%in = arith.cmpi ult, %%e, %%rows : index\n"
-                  "    scf.if %%in {\n"
-                  "      %%l = memref.load %%lrow[%%e] : !tR\n"
-                  "      %%m = memref.load %%mrow[%%e] : !tR\n"
-                  "      %%z = arith.cmpf oeq, %%l, %%zf : f32\n"
-                  "      %%lg = math.log2 %%l : f32\n"
-                  "      %%s2 = arith.addf %%m, %%lg : f32\n"
-                  "      %%ln = arith.mulf %%s2, %%ln2 : f32\n"
-                  "      %%y = arith.select %%z, %%ninf, %%ln : f32\n"
-                  "      %%i = arith.addi %%m0, %%e : index\n"
-                  "      memref.store %%y, %%lse[%%b, %%h, %%i] : !LSE\n"
-                  "    }\n  }\n");
-}
-
-/* The workgroup's work: one [block_m] tile of rows of one (b, h). */
-static void appendBody(FaText *t, const Kernel *k, FaTarget target) {
-  faTextAppendThreadIds(t, target);
-  faTextAppend(t, "  %%hk = arith.divui %%h, %%G : index\n"
-                  "  %%m0 = arith.muli %%mt, %%cBM : index\n"
-                  "  %%mrem = arith.subi %%M, %%m0 : index\n"
-                  "  %%rows = arith.minui %%mrem, %%cBM : index\n");
-  appendKeyRange(t, k);
-  if (k->biasElt.ptr)
-    appendBiasSetup(t);
-  appendTileLoad(t, "qt", "!tQ", "q", "!Q", k->elt, k->bm, k->d, "m0", "rows",
-                 "%b, %h, %row, %c", "qs");
-  faTextAppend(t, "  \"fa.blockwise_fill\"(%%acc, %%zf) : (!tA, f32) -> ()\n"
-                  "  \"fa.blockwise_fill\"(%%mrow, %%ninf) : (!tR, f32) -> ()\n"
-                  "  \"fa.blockwise_fill\"(%%lrow, %%zf) : (!tR, f32) -> ()\n");
-  faTextAppend(t, "  %%a_n0 = arith.constant %ld : index\n", (long)(k->bm * k->dv));
-  faTextAppend(t, "  scf.for %%nt = %%c0 to %%NT step %%c1 {\n"
-                  "  %%n0 = arith.muli %%nt, %%cBN : index\n"
-                  "  %%nrem = arith.subi %%nend, %%n0 : index\n"
-                  "  %%cols = arith.minui %%nrem, %%cBN : index\n");
-  appendTileLoad(t, "kt", "!tK", "k", "!K", k->elt, k->bn, k->d, "n0", "cols",
-                 k->kTransposed ? "%b, %hk, %c, %row" : "%b, %hk, %row, %c", "one");
-  appendTileLoad(t, "vt", "!tV", "v", "!V", k->elt, k->bn, k->dv, "n0", "cols",
-                 "%b, %hk, %row, %c", "one");
-  faTextAppendBarrier(t, target);
-  faTextAppend(t, "  \"fa.blockwise_fill\"(%%st, %%zf) : (!tS, f32) -> ()\n"
-                  "  \"fa.blockwise_gemm\"(%%qt, %%kt, %%st) {transpose_b} : (!tQ, !tK, !tS) -> ()\n");
-  appendMaskStep(t, k);
-  faTextAppendBarrier(t, target);
-  appendSoftmaxStep(t, k, target);
-  faTextAppend(t, "  }\n");
-  appendEpilogue(t, k, target);
-}
-
-static const char *const kTiles[] = {"qt : !tQ", "kt : !tK", "vt : !tV", "st : !tS",
-                                     "acc : !tA", "mrow : !tR", "mnew : !tR",
-                                     "lrow : !tR", NULL};
 
 void faAttentionAppendArgs(FaText *t, const Kernel *k) {
   faTextAppend(t, "%%q: !Q, %%k: !K, %%v: !V");
@@ -381,56 +134,28 @@ void faAttentionAppendArgs(FaText *t, const Kernel *k) {
   faTextAppend(t, ", %%o: !O%s", k->hasLse ? ", %lse: !LSE" : "");
 }
 
-static void appendKernel(FaText *t, const Kernel *k, FaTarget target, const char *name) {
-  faTextAppend(t, "func.func private @%s(", name);
-  faAttentionAppendArgs(t, k);
-  /* fa.attention_kernel marks it for fa-compile --export-kernels. */
-  faTextAppend(t, ") attributes {fa.attention_kernel} {\n");
-  faTextAppend(t, "  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n"
-                  "  %%c2 = arith.constant 2 : index\n  %%c3 = arith.constant 3 : index\n");
-  faTextAppend(t, "  %%cBM = arith.constant %ld : index\n  %%cBN = arith.constant %ld : index\n"
-                  "  %%cDV = arith.constant %ld : index\n",
-               (long)k->bm, (long)k->bn, (long)k->dv);
-  faTextAppend(t, "  %%zf = arith.constant 0.0 : f32\n  %%one = arith.constant 1.0 : f32\n"
-                  "  %%ninf = arith.constant 0xFF800000 : f32\n"
-                  "  %%log2e = arith.constant 1.4426950408889634 : f32\n"
-                  "  %%lowest = arith.constant -3.40282347E+38 : f32\n"
-                  "  %%ln2 = arith.constant 0.69314718055994531 : f32\n");
-  faTextAppend(t, "  %%qs = arith.constant %.9e : f32\n", k->scale * 1.4426950408889634);
-  faTextAppend(t, "  %%B = memref.dim %%q, %%c0 : !Q\n  %%Hq = memref.dim %%q, %%c1 : !Q\n"
-                  "  %%M = memref.dim %%q, %%c2 : !Q\n  %%Hkv = memref.dim %%v, %%c1 : !V\n"
-                  "  %%N = memref.dim %%v, %%c2 : !V\n  %%G = arith.divui %%Hq, %%Hkv : index\n"
-                  "  %%MT = arith.ceildivui %%M, %%cBM : index\n");
-  if (faTargetIsGpu(target)) {
-    faTextAppend(t, "  %%nthreads = arith.constant %d : index\n", FA_GPU_THREADS);
-    faTextAppend(t, "  gpu.launch blocks(%%mt, %%h, %%b) in (%%gx = %%MT, %%gy = %%Hq, %%gz = %%B)"
-                    " threads(%%tx, %%ty, %%tz) in (%%sx = %%nthreads, %%sy = %%c1, %%sz = %%c1)"
-                    " workgroup(");
-    for (int i = 0; kTiles[i]; ++i)
-      faTextAppend(t, "%s%%%s", i ? ", " : "", kTiles[i]);
-    /* The body sits in an scf.execute_region: the inliner does not inline
-     * calls directly in a gpu.launch region. */
-    faTextAppend(t, ") {\n  scf.execute_region {\n");
-    appendBody(t, k, target);
-    faTextAppend(t, "  scf.yield\n  }\n  gpu.terminator\n  }\n");
-  } else {
-    faTextAppend(t, "  scf.parallel (%%b, %%h, %%mt) = (%%c0, %%c0, %%c0) to (%%B, %%Hq, %%MT)"
-                    " step (%%c1, %%c1, %%c1) {\n");
-    /* Heap tiles per workgroup: allocas in a loop would grow the stack. */
-    for (int i = 0; kTiles[i]; ++i) {
-      const char *colon = strchr(kTiles[i], ':');
-      faTextAppend(t, "  %%%.*s = memref.alloc() %s\n", (int)(colon - kTiles[i] - 1),
-                   kTiles[i], colon);
-    }
-    appendBody(t, k, target);
-    for (int i = 0; kTiles[i]; ++i) {
-      const char *colon = strchr(kTiles[i], ':');
-      faTextAppend(t, "  memref.dealloc %%%.*s %s\n", (int)(colon - kTiles[i] - 1),
-                   kTiles[i], colon);
-    }
-    faTextAppend(t, "  scf.reduce\n  }\n");
+void faAttentionSetArgs(FaTemplateVars *vars, const Kernel *k) {
+  FaText t;
+  faTextInit(&t);
+  faAttentionAppendArgs(&t, k);
+  faTemplateVarsSetText(vars, "ARGS", t.data);
+  faTextDestroy(&t);
+}
+
+void faAttentionSetFeatures(FaTemplateVars *vars, const Kernel *k, long causalOffset) {
+  faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
+  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", causalOffset);
+  faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
+  faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD", k->kvPerHead);
+  if (k->kvElt.ptr)
+    faTemplateVarsSetType(vars, "KV_ELT", k->kvElt);
+  faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);
+  if (k->biasElt.ptr) {
+    faTemplateVarsSetFlag(vars, "BIAS_F32", mlirTypeIsAF32(k->biasElt));
+    faTemplateVarsSetType(vars, "BIAS_ELT", k->biasElt);
   }
-  faTextAppend(t, "  return\n}\n");
+  faTemplateVarsSetFlag(vars, "LSE", k->hasLse);
+  faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
 }
 
 /* --- the tensor-level wrapper ---------------------------------------------- */
@@ -666,12 +391,12 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
     return emitError(op, "", why);
   FaText t;
   faTextInit(&t);
-  appendAliases(&t, &k, target);
+  appendAliases(&t, &k);
   const char *missing = NULL;
-  if (k.mma)
-    missing = faAttentionTensorCoreAppend(&t, &k, name);
+  if (k.kernel == FA_KERNEL_PORTABLE)
+    missing = faAttentionPortableAppend(&t, &k, target, name);
   else
-    appendKernel(&t, &k, target, name);
+    missing = faAttentionTensorCoreAppend(&t, &k, name);
   if (missing) {
     faTextDestroy(&t);
     return emitError(op, "internal error: ", missing);

@@ -35,20 +35,3 @@ MlirPass faLoweringPassCreateFromOptions(const FaPassDef *def, MlirStringRef opt
     return (MlirPass){NULL};
   return faLoweringPassCreate(def, target);
 }
-
-void faTextAppendThreadIds(FaText *t, FaTarget target) {
-  if (faTargetIsGpu(target))
-    faTextAppend(t, "  %%tid = gpu.thread_id x\n  %%nth = gpu.block_dim x\n");
-  else
-    faTextAppend(t, "  %%tid = arith.constant 0 : index\n"
-                    "  %%nth = arith.constant 1 : index\n");
-}
-
-void faTextAppendBarrier(FaText *t, FaTarget target) {
-  if (faTargetIsGpu(target))
-    faTextAppend(t, "  gpu.barrier\n");
-}
-
-void faTextAppendElementLoop(FaText *t, const char *var, const char *size) {
-  faTextAppend(t, "  scf.for %%%s = %%tid to %s step %%nth {\n", var, size);
-}

@@ -3,7 +3,9 @@
  * target as code run by `%nth` threads of a workgroup, thread `%tid`:
  * element loops are `scf.for %e = %tid to SIZE step %nth`, and a barrier
  * separates steps. On the CPU a workgroup is one thread (tid 0, nth 1, no
- * barriers); on GPUs it is a gpu.launch block. */
+ * barriers); on GPUs it is a gpu.launch block. The templates of
+ * Kernels/Portable write that frame (workgroup_threads.mlir defines %tid and
+ * %nth; `//#if GPU` keeps the barriers). */
 #ifndef FA_LIB_LOWERING_LOWERING_H
 #define FA_LIB_LOWERING_LOWERING_H
 
@@ -42,14 +44,6 @@ struct FaPassDef;
 MlirPass faLoweringPassCreate(const struct FaPassDef *def, FaTarget target);
 MlirPass faLoweringPassCreateFromOptions(const struct FaPassDef *def, MlirStringRef options,
                                          MlirStringCallback errorCallback, void *userData);
-
-/* Defines %tid and %nth (index) at the current point. */
-void faTextAppendThreadIds(FaText *t, FaTarget target);
-/* A workgroup barrier (nothing on the CPU). */
-void faTextAppendBarrier(FaText *t, FaTarget target);
-/* Header of a loop over `size` elements of a tile, distributed over the
- * workgroup's threads; the caller appends the body and "}\n". */
-void faTextAppendElementLoop(FaText *t, const char *var, const char *size);
 
 /* Threads per workgroup on GPUs (a multiple of the warp size, 32). */
 enum { FA_GPU_THREADS = 128, FA_WARP_SIZE = 32 };

@@ -69,6 +69,11 @@ extern const char faTemplateAttentionWgmmaSelect[];
 extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
+extern const char faTemplateAttentionPortable[];
+extern const char faTemplateAttentionPortableLoad[];
+extern const char faTemplateBlockwiseFill[];
+extern const char faTemplateBlockwiseGemm[];
+extern const char faTemplateBlockwiseReduction[];
 
 /* Every embedded template by its file's base name ("attention_mma"), with
  * its path in the source tree ("lib/Lowering/Kernels/MmaSync/attention_mma.mlir"). */

@@ -71,14 +71,6 @@ static void setChunks(FaTemplateVars *vars, const FaAttentionKernel *k, long ns)
   faTemplateVarsSetFlag(vars, "PV_SPLIT", chunks == 2);
 }
 
-static void setArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  FaText t;
-  faTextInit(&t);
-  faAttentionAppendArgs(&t, k);
-  faTemplateVarsSetText(vars, "ARGS", t.data);
-  faTextDestroy(&t);
-}
-
 /* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
  * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
 static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
@@ -100,19 +92,7 @@ long faTensorCoreClampOffset(int64_t off) {
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(vars, "KV_ROW_BYTES", (long)(faTensorCoreEltBytes(k) * (k->d + k->dv)));
   faTemplateVarsSetInt(vars, "L2_BUDGET", (long)TC_L2_BUDGET);
-  faTemplateVarsSetFlag(vars, "CAUSAL", k->causal);
-  faTemplateVarsSetInt(vars, "CAUSAL_OFFSET", faTensorCoreClampOffset(k->causalOffset));
-  faTemplateVarsSetFlag(vars, "KVLEN", k->kvElt.ptr != NULL);
-  faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD", k->kvPerHead);
-  if (k->kvElt.ptr)
-    faTemplateVarsSetType(vars, "KV_ELT", k->kvElt);
-  faTemplateVarsSetFlag(vars, "BIAS", k->biasElt.ptr != NULL);
-  if (k->biasElt.ptr) {
-    faTemplateVarsSetFlag(vars, "BIAS_F32", mlirTypeIsAF32(k->biasElt));
-    faTemplateVarsSetType(vars, "BIAS_ELT", k->biasElt);
-  }
-  faTemplateVarsSetFlag(vars, "LSE", k->hasLse);
-  faTemplateVarsSetFlag(vars, "OUT_F32", mlirTypeIsAF32(k->outElt));
+  faAttentionSetFeatures(vars, k, faTensorCoreClampOffset(k->causalOffset));
 }
 
 /* The register fragments of a workgroup of k->warps warps, each owning rm
@@ -153,7 +133,7 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   /* How far (log2) a row's running max may lag behind its true max. */
   faTemplateVarsSetInt(vars, "MAX_SLACK", TC_MAX_SLACK);
   faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
-  setArgs(vars, k);
+  faAttentionSetArgs(vars, k);
   setCallArgs(vars, k);
   setFeatures(vars, k);
 }
@@ -196,7 +176,7 @@ const char *faAttentionTensorCoreAppend(FaText *t, const FaAttentionKernel *k, c
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   faTemplateVarsSetType(&vars, "E", k->elt);
   faTemplateVarsSetType(&vars, "OE", k->outElt);
-  setArgs(&vars, k);
+  faAttentionSetArgs(&vars, k);
   setCallArgs(&vars, k);
   faTemplateVarsSetFlag(&vars, "HAS_MAIN", hasMain);
   faTemplateVarsSetFlag(&vars, "HAS_DECODE", hasDecode);

@@ -1,0 +1,51 @@
+//#vars S_SIZE BIAS_ELT
+//#flags CAUSAL BIAS BIAS_F32
+      // --- mask: S[r, c] of query %i = %m0 + r, key %j = %n0 + c -------------
+      // (attention_portable_mask.mlir, included by attention_portable.mlir.)
+      // -inf where the score is outside the tile (r >= %rows, c >= %cols) or,
+      // with CAUSAL, above the diagonal (j > i + offset); elsewhere the bias
+      // times log2(e) is added (with BIAS). %s_n also serves the softmax.
+      %s_n = arith.constant {{S_SIZE}} : index
+      scf.for %e = %tid to %s_n step %nth {
+        %r = arith.divui %e, %cBN : index
+        %c = arith.remui %e, %cBN : index
+        %i = arith.addi %m0, %r : index
+        %j = arith.addi %n0, %c : index
+        %vr = arith.cmpi ult, %r, %rows : index
+        %vc = arith.cmpi ult, %c, %cols : index
+//#if CAUSAL
+        %v0 = arith.andi %vr, %vc : i1
+        %jlim = arith.addi %i, %coff : index
+        %vis = arith.cmpi sle, %j, %jlim : index
+        %valid = arith.andi %v0, %vis : i1
+//#else
+        %valid = arith.andi %vr, %vc : i1
+//#endif
+        %s = memref.load %st[%r, %c] : !tS
+        %res = scf.if %valid -> f32 {
+//#if BIAS
+          %bi2 = arith.select %bone2, %c0, %i : index
+          %bi3 = arith.select %bone3, %c0, %j : index
+          %x = memref.load %bias[%bi0, %bi1, %bi2, %bi3] : !BIAS
+//#if BIAS_F32
+          %xf = arith.addf %x, %zf : f32
+//#else
+          %xf = arith.extf %x : {{BIAS_ELT}} to f32
+//#endif
+          // bias*log2(e), kept finite where the bias is (a finite "lowest"
+          // fill must not overflow to -inf: a row of only such keys is not
+          // masked).
+          %xl0 = arith.mulf %xf, %log2e : f32
+          %xl1 = arith.maximumf %xl0, %lowest : f32
+          %xinf = arith.cmpf oeq, %xf, %ninf : f32
+          %xl = arith.select %xinf, %ninf, %xl1 : f32
+          %sb = arith.addf %s, %xl : f32
+          scf.yield %sb : f32
+//#else
+          scf.yield %s : f32
+//#endif
+        } else {
+          scf.yield %ninf : f32
+        }
+        memref.store %res, %st[%r, %c] : !tS
+      }
