@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tile sweep behind the tuning table of lib/Lowering/Kernels/MmaSync/AttentionMma.c.
+# The tile sweep behind the mma.sync rows of lib/Lowering/TileTable.c.
 #   bench/tune_mma.sh prepare   here (with MLIR): gpu-run/var/k_D_BM_BN_W[_S[_pP]].so,
 #                               the benchmark kernels with the tiles of head dim
 #                               D forced by the op's block_m / block_n / warps
