@@ -21,8 +21,6 @@ typedef struct {
   MlirType elt, outElt, biasElt, kvElt; /* biasElt/kvElt null when absent */
   bool kvPerHead;                        /* kv_len is [B, Hq], not [B] */
   bool hasLse, causal, kTransposed;
-  /* The tensor-core kernels: their buffers have a unit innermost stride. */
-  bool mma;
   /* The choice (Selection.c): the main kernel, and which of the main and the
    * decode kernel the entry has (the portable kernel: main only). */
   FaKernelKind kernel;
@@ -38,6 +36,12 @@ typedef struct {
   bool swizzle;
   double scale;
 } FaAttentionKernel;
+
+/* Whether k runs on the tensor-core kernels (chosen by faAttentionSelect),
+ * whose buffers have a unit innermost stride. */
+static inline bool faAttentionUsesTensorCores(const FaAttentionKernel *k) {
+  return k->kernel != FA_KERNEL_PORTABLE;
+}
 
 /* Query rows up to which the tensor-core entry runs the decode kernel. */
 enum { FA_DECODE_MAX_M = 16 };

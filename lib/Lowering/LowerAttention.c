@@ -105,22 +105,22 @@ static void appendAnyMemref(FaText *t, int rank, MlirType elt, bool unitInner) {
 
 static void appendAliases(FaText *t, const Kernel *k) {
   faTextAppend(t, "!Q = ");
-  appendAnyMemref(t, 4, k->elt, k->mma);
+  appendAnyMemref(t, 4, k->elt, faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n!K = ");
-  appendAnyMemref(t, 4, k->elt, k->mma);
+  appendAnyMemref(t, 4, k->elt, faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n!V = ");
-  appendAnyMemref(t, 4, k->elt, k->mma);
+  appendAnyMemref(t, 4, k->elt, faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n!O = ");
-  appendAnyMemref(t, 4, k->outElt, k->mma);
+  appendAnyMemref(t, 4, k->outElt, faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n!LSE = ");
-  appendAnyMemref(t, 3, mlirF32TypeGet(mlirOperationGetContext(k->op)), k->mma);
+  appendAnyMemref(t, 3, mlirF32TypeGet(mlirOperationGetContext(k->op)), faAttentionUsesTensorCores(k));
   if (k->kvElt.ptr) {
     faTextAppend(t, "\n!KVL = ");
-    appendAnyMemref(t, k->kvPerHead ? 2 : 1, k->kvElt, k->mma);
+    appendAnyMemref(t, k->kvPerHead ? 2 : 1, k->kvElt, faAttentionUsesTensorCores(k));
   }
   if (k->biasElt.ptr) {
     faTextAppend(t, "\n!BIAS = ");
-    appendAnyMemref(t, 4, k->biasElt, k->mma);
+    appendAnyMemref(t, 4, k->biasElt, faAttentionUsesTensorCores(k));
   }
   faTextAppend(t, "\n"); /* each kernel's template declares its tile types */
 }
@@ -183,9 +183,9 @@ static void appendKernelView(FaText *t, const Kernel *k, const char *name,
     return;
   faTextAppend(t, "  %%%s_v = memref.transpose %%%s_c (d0, d1, d2, d3) -> (d0, d2, d1, d3) : ",
                name, name);
-  appendAnyMemref(t, 4, elt, k->mma);
+  appendAnyMemref(t, 4, elt, faAttentionUsesTensorCores(k));
   faTextAppend(t, " to ");
-  appendAnyMemref(t, 4, elt, k->mma);
+  appendAnyMemref(t, 4, elt, faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n");
 }
 
@@ -200,7 +200,7 @@ static void appendCastToAny(FaText *t, const Kernel *k, const char *name, MlirTy
   appendBufferType(t, type);
   faTextAppend(t, " to ");
   appendAnyMemref(t, (int)mlirShapedTypeGetRank(type), mlirShapedTypeGetElementType(type),
-                  k->mma);
+                  faAttentionUsesTensorCores(k));
   faTextAppend(t, "\n");
 }
 

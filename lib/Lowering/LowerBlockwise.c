@@ -70,8 +70,11 @@ static void appendKey(FaText *t, MlirOperation op) {
   }
 }
 
-/* The symbol of the template for `op`, made on first use. */
-static const char *templateFor(MlirOperation module, MlirOperation op, Templates *ts) {
+/* The symbol of the template for `op`, made on first use; NULL when it cannot
+ * be made (`*error`: the template engine's error, or NULL: the parse error was
+ * reported). */
+static const char *templateFor(MlirOperation module, MlirOperation op, Templates *ts,
+                               const char **error) {
   FaText key;
   faTextInit(&key);
   appendKey(&key, op);
@@ -88,17 +91,11 @@ static const char *templateFor(MlirOperation module, MlirOperation op, Templates
   faModuleUniqueSymbol(module, prefix, name, sizeof name);
   FaText t;
   faTextInit(&t);
-  const char *why = faBlockwiseIsFragment(op)
-                        ? faBlockwiseMmaAppend(&t, op, name)
-                        : faBlockwisePortableAppend(&t, op, name, ts->target);
+  *error = faBlockwiseIsFragment(op) ? faBlockwiseMmaAppend(&t, op, name)
+                                      : faBlockwisePortableAppend(&t, op, name, ts->target);
   MlirLogicalResult ok =
-      why ? mlirLogicalResultFailure() : faModuleAppendParsed(module, &t);
+      *error ? mlirLogicalResultFailure() : faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
-  if (why) {
-    char msg[640];
-    snprintf(msg, sizeof msg, "fa-lower-blockwise: internal error: %s", why);
-    mlirEmitError(mlirOperationGetLocation(op), msg);
-  }
   if (mlirLogicalResultIsFailure(ok)) {
     faTextDestroy(&key);
     return NULL;
@@ -129,12 +126,15 @@ static void runLowerBlockwise(MlirOperation module, MlirExternalPass pass,
   FaOpList ops = faOperationCollect(module, isBlockwise, MlirWalkPreOrder);
   bool failed = false;
   for (size_t i = 0; i < ops.size; ++i) {
-    const char *why = checkOperands(ops.ops[i], ts.target);
-    const char *callee = why ? NULL : templateFor(module, ops.ops[i], &ts);
+    const char *why = checkOperands(ops.ops[i], ts.target), *internal = NULL;
+    const char *callee = why ? NULL : templateFor(module, ops.ops[i], &ts, &internal);
     if (!callee) {
-      char msg[256];
-      snprintf(msg, sizeof msg, "fa-lower-blockwise: %s",
-               why ? why : "internal error: the template did not parse");
+      char msg[768];
+      if (why)
+        snprintf(msg, sizeof msg, "fa-lower-blockwise: %s", why);
+      else
+        snprintf(msg, sizeof msg, "fa-lower-blockwise: internal error: %s",
+                 internal ? internal : "the template did not parse");
       mlirEmitError(mlirOperationGetLocation(ops.ops[i]), msg);
       failed = true;
       continue;

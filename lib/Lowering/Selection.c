@@ -57,7 +57,6 @@ static const char *selectPortable(FaAttentionKernel *k, FaTarget target) {
 static const char *selectTensorCore(FaAttentionKernel *k, FaTarget target) {
   int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
   bool tuned = faAttentionMmaIsTuned(k);
-  k->mma = true;
   k->hasMain = tuned || m < 0 || m > FA_DECODE_MAX_M;
   k->hasDecode = !tuned && (m < 0 || m <= FA_DECODE_MAX_M);
   k->kernel = FA_KERNEL_MMA_SYNC;
@@ -73,7 +72,7 @@ const char *faAttentionSelect(FaAttentionKernel *k, FaTarget target) {
 }
 
 bool faAttentionSelectUntransposesK(const FaAttentionKernel *k, FaTarget target) {
-  if (!faTargetIsNvvm(target) || !k->kTransposed || k->mma)
+  if (!faTargetIsNvvm(target) || !k->kTransposed || faAttentionUsesTensorCores(k))
     return false;
   FaAttentionKernel plain = *k;
   plain.kTransposed = false;

@@ -237,31 +237,32 @@ static const char *appendLine(FaText *t, const Tmpl *tp, int lineNo, const char 
   return NULL;
 }
 
+/* Includes nest at most this deep (a template including itself stops here). */
+enum { MAX_INCLUDES = 8 };
+
 static const char *appendTemplate(FaText *t, const char *text, const char *file,
-                                  const FaTemplateVars *vars);
+                                  const FaTemplateVars *vars, int includes);
 
 static const char *appendInclude(FaText *t, const Tmpl *tp, int line, const char *arg,
-                                 size_t argLen, const FaTemplateVars *vars) {
+                                 size_t argLen, const FaTemplateVars *vars, int includes) {
   for (size_t i = 0; i < faTemplateNumFiles; ++i)
     if (strlen(faTemplateFiles[i].name) == argLen &&
         strncmp(faTemplateFiles[i].name, arg, argLen) == 0)
-      return appendTemplate(t, faTemplateFiles[i].text, faTemplateFiles[i].path, vars);
+      return appendTemplate(t, faTemplateFiles[i].text, faTemplateFiles[i].path, vars,
+                            includes + 1);
   return fail(tp, line, "unknown '//#include %.*s'", (int)argLen, arg);
 }
 
 static const char *appendTemplate(FaText *t, const char *text, const char *file,
-                                  const FaTemplateVars *vars) {
-  static Tmpl tmpls[8];
-  static int depthOfIncludes = 0;
-  if (depthOfIncludes == 8)
+                                  const FaTemplateVars *vars, int includes) {
+  if (includes == MAX_INCLUDES)
     return "templates include each other more than 8 deep";
-  Tmpl *tp = &tmpls[depthOfIncludes];
-  *tp = (Tmpl){.text = text, .file = file, .numDecls = 0};
+  Tmpl self = {.text = text, .file = file, .numDecls = 0};
+  Tmpl *tp = &self;
   const char *error = checkContract(tp);
   enum { MAX_DEPTH = 16 };
   bool keep[MAX_DEPTH + 1] = {true};
   int depth = 0, lineNo = 1;
-  ++depthOfIncludes;
   for (const char *line = text; *line && !error; ++lineNo) {
     size_t len = strcspn(line, "\n");
     size_t next = len + (line[len] == '\n');
@@ -281,7 +282,7 @@ static const char *appendTemplate(FaText *t, const char *text, const char *file,
       --depth;
     } else if (isKeyword(kw, kwLen, "include")) {
       if (keep[depth])
-        error = appendInclude(t, tp, lineNo, arg, argLen, vars);
+        error = appendInclude(t, tp, lineNo, arg, argLen, vars, includes);
     } else if (isKeyword(kw, kwLen, "vars") || isKeyword(kw, kwLen, "flags")) {
       /* declarations: not part of the IR */
     } else if (keep[depth]) {
@@ -289,13 +290,12 @@ static const char *appendTemplate(FaText *t, const char *text, const char *file,
     }
     line += next;
   }
-  --depthOfIncludes;
   return error;
 }
 
 const char *faTextAppendTemplate(FaText *t, const char *tmpl, const FaTemplateVars *vars) {
   const FaTemplateFile *file = fileOfText(tmpl);
-  return appendTemplate(t, tmpl, file ? file->path : "<template>", vars);
+  return appendTemplate(t, tmpl, file ? file->path : "<template>", vars, 0);
 }
 
 const char *faTemplateError(const char *what, const char *error) {

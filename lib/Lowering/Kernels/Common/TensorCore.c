@@ -185,7 +185,6 @@ const char *faAttentionTensorCoreAppend(FaText *t, const FaAttentionKernel *k, c
   faTemplateVarsSetFlag(&vars, "LSE", k->hasLse);
   faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", faTensorCoreClampOffset(k->causalOffset));
   faTemplateVarsSetInt(&vars, "DECODE_MAX_M", FA_DECODE_MAX_M);
-  faTemplateVarsSetInt(&vars, "DECODE_BM", FA_DECODE_BM);
   missing = faTextAppendTemplate(t, faTemplateAttentionDispatch, &vars);
   faTemplateVarsDestroy(&vars);
   return faTemplateError("the tensor-core dispatch", missing);

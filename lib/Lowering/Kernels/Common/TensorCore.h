@@ -4,9 +4,6 @@
 
 #include "Lowering/AttentionKernel.h"
 
-/* Query rows of the decode kernel's tiles that the entry packs heads into. */
-enum { FA_DECODE_BM = 16 };
-
 /* Bytes of an element of Q, K and V, and of O. */
 int64_t faTensorCoreEltBytes(const FaAttentionKernel *k);
 int64_t faTensorCoreOutBytes(const FaAttentionKernel *k);

@@ -1,14 +1,14 @@
 // The entry of one tensor-core attention (fa-lower-attention{target=nvvm}):
-// @{{NAME}}_main, the FlashAttention-2 kernel of the tuning table, or, for
-// few query rows (M <= {{DECODE_MAX_M}}: decode), @{{NAME}}_decode, the same
-// template with {{DECODE_BM}}-row tiles of one warp whose keys are split over
+// @{{NAME}}_main, the main kernel (mma.sync or wgmma), or, for few query rows
+// (M <= {{DECODE_MAX_M}}: decode), @{{NAME}}_decode, the mma.sync template with the
+// tile table's decode tiles (one or two warps) whose keys are split over
 // workgroups and merged by its combine kernel. A decode step (M = 1) whose G
 // query heads share a K/V head packs those heads into the rows of one
 // workgroup, so K and V are read once per K/V head: Q, O and lse are viewed as
 // [B, Hkv, G, ...], which is exact where nothing in the op tells the heads or
 // the rows apart (no bias per head or row, no kv_len per head, a causal mask
 // that leaves row 0 every key).
-//#vars NAME DECODE_MAX_M DECODE_BM ARGS CAUSAL_OFFSET E OE PACKED_ARGS TYPES CALL_ARGS
+//#vars NAME DECODE_MAX_M ARGS CAUSAL_OFFSET E OE PACKED_ARGS TYPES CALL_ARGS
 //#flags HAS_DECODE HAS_MAIN PACK CAUSAL LSE
 func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#if HAS_DECODE

@@ -18,8 +18,8 @@
 /* Shared memory is limited to what sm_80 gives one block (163 KiB). */
 /* Rows padded by 8 elements (16 bytes of f16 / bf16). */
 enum { MMA_SMEM_LIMIT = 163 * 1024, MMA_PAD = 8 };
-/* Decode (M <= FA_DECODE_MAX_M) runs a kernel of one warp and
- * FA_DECODE_BM query rows whose keys are split over about MMA_SPLIT_WGS
+/* Decode (M <= FA_DECODE_MAX_M) runs a kernel with the tile table's decode
+ * tiles whose keys are split over about MMA_SPLIT_WGS
  * workgroups (three per SM of a 132-SM H100 / H200), each scanning at least
  * MMA_SPLIT_MIN_TILES key tiles, at most MMA_SPLIT_MAX splits. Keys split
  * only where at least two splits fit, so at most MMA_SPLIT_WGS / 2 (batch,
