@@ -3,7 +3,7 @@
  * tensor-core kernels do not take (f32, odd head dims). The kernel is the
  * template Kernels/Portable/attention_portable.mlir (with its pieces
  * attention_portable_*.mlir); this file only fills in its variables. Its
- * tiles are LowerAttention.c's choice. */
+ * tiles are the selection's (Selection.c, TileTable.c). */
 #include "Lowering/AttentionKernel.h"
 #include "Support/Template.h"
 
