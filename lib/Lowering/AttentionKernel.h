@@ -37,6 +37,9 @@ typedef struct {
   double scale;
 } FaAttentionKernel;
 
+/* log2(e): the kernels' exponentials are exp2 of scores scaled by it. */
+#define FA_LOG2E 1.4426950408889634
+
 /* Whether k runs on the tensor-core kernels (chosen by faAttentionSelect),
  * whose buffers have a unit innermost stride. */
 static inline bool faAttentionUsesTensorCores(const FaAttentionKernel *k) {

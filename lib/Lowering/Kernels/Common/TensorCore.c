@@ -127,7 +127,7 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   /* Without a bias and with a positive scale, the max runs on raw scores
    * and the scale folds into the exponent (one FFMA per score). */
   bool prescale = k->biasElt.ptr || !(k->scale > 0);
-  double scaleLog2e = k->scale * 1.4426950408889634;
+  double scaleLog2e = k->scale * FA_LOG2E;
   faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
   faTemplateVarsSetFlag(vars, "PRESCALE", prescale);
   /* How far (log2) a row's running max may lag behind its true max. */

@@ -26,7 +26,7 @@ static void setTiles(FaTemplateVars *vars, const FaAttentionKernel *k, FaTarget 
 
 /* What the op has (bias, kv_len, causal mask, lse) and its element types. */
 static void setFeatures(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", k->scale * 1.4426950408889634);
+  faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", k->scale * FA_LOG2E);
   faTemplateVarsSetType(vars, "E", k->elt);
   faTemplateVarsSetFlag(vars, "E_F32", mlirTypeIsAF32(k->elt));
   faTemplateVarsSetType(vars, "OE", k->outElt);
