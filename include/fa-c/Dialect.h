@@ -62,6 +62,8 @@ typedef enum FaAttentionDim {
 typedef enum FaAttentionAttr {
   FA_ATTENTION_ATTR_SCALE,         /* f32, required: the softmax scale */
   FA_ATTENTION_ATTR_CAUSAL_OFFSET, /* i64: causal mask j <= i + offset */
+  FA_ATTENTION_ATTR_MASK,          /* @fn(b, h, i, j, captures...) -> i1 */
+  FA_ATTENTION_ATTR_SCORE_MOD,     /* @fn(s, b, h, i, j, captures...) -> f32 */
   FA_ATTENTION_ATTR_K_TRANSPOSED,  /* unit: K is [B, Hkv, D, N] */
   FA_ATTENTION_ATTR_Q_BSHD,        /* unit: Q in [B, S, H, D] ... */
   FA_ATTENTION_ATTR_K_BSHD,
@@ -96,6 +98,8 @@ typedef enum FaAttentionOperandSegment {
   FA_ATTENTION_SEGMENT_V,
   FA_ATTENTION_SEGMENT_BIAS,   /* optional */
   FA_ATTENTION_SEGMENT_KV_LEN, /* optional */
+  FA_ATTENTION_SEGMENT_SINKS,  /* optional: [Hq], a logit per query head */
+  FA_ATTENTION_SEGMENT_CAPTURES, /* variadic: what mask and score_mod read */
   FA_ATTENTION_SEGMENT_COUNT
 } FaAttentionOperandSegment;
 
@@ -139,12 +143,31 @@ FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetKvLen(MlirOperation op);
 /// Whether `op` has its optional second result, the f32 LSE [B, Hq, M].
 FA_CAPI_EXPORTED bool faGridwiseAttentionHasLse(MlirOperation op);
 
+/// The optional sinks operand of `op` ([Hq] floats, a logit per query head
+/// that joins each row's softmax denominator); a null value when absent.
+FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetSinks(MlirOperation op);
+
+/// The number of captures of `op` (the tensors and scalars its mask and
+/// score_mod functions take after their index arguments), and capture `i`
+/// (a null value when out of range).
+FA_CAPI_EXPORTED intptr_t faGridwiseAttentionGetNumCaptures(MlirOperation op);
+FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetCapture(MlirOperation op, intptr_t i);
+
+/// The func.func that attribute `a` (FA_ATTENTION_ATTR_MASK or
+/// FA_ATTENTION_ATTR_SCORE_MOD) of `op` names, looked up in the nearest
+/// symbol table above `op`; a null operation when `op` has no such attribute
+/// or the symbol is not found.
+FA_CAPI_EXPORTED MlirOperation faGridwiseAttentionGetFunction(MlirOperation op, FaAttentionAttr a);
+
 /// Operands of a fa.gridwise_attention to build. `bias` and `kvLen` may be
 /// null values (absent). `causalOffset` is used only if `causal` is true.
 typedef struct FaAttentionOperands {
   MlirValue q, k, v;
   MlirValue bias;  /* optional */
   MlirValue kvLen; /* optional */
+  MlirValue sinks; /* optional */
+  intptr_t numCaptures;      /* the captures: numCaptures values (borrowed) */
+  const MlirValue *captures;
 } FaAttentionOperands;
 
 typedef struct FaAttentionAttrs {
@@ -159,6 +182,8 @@ typedef struct FaAttentionAttrs {
   /* Tiling hints, indexed by FaAttentionHint; 0 leaves one out (the
    * lowering chooses). */
   int64_t hints[FA_ATTENTION_HINT_COUNT];
+  /* The symbols of the mask and score_mod functions; NULL leaves one out. */
+  const char *mask, *scoreMod;
 } FaAttentionAttrs;
 
 /// The name of the unit attribute that puts tensor `t` in [B, S, H, D]

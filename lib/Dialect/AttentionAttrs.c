@@ -7,6 +7,7 @@
 
 #define FA_PRESENCE_REQUIRED true
 #define FA_PRESENCE_OPTIONAL false
+#define FA_PRESENCE_VARIADIC false
 #define FA_ATTENTION_ATTR_NONE FA_ATTENTION_ATTR_COUNT /* excludes nothing */
 
 static const FaAttentionAttrInfo kAttrs[FA_ATTENTION_ATTR_COUNT] = {
@@ -26,9 +27,16 @@ enum {
 };
 _Static_assert((int)kRowCount == (int)FA_ATTENTION_ATTR_COUNT, "a FaAttentionAttr without a row");
 
-/* Whether each operand segment is optional. */
+/* Whether each operand segment is optional, and whether variadic. */
 static const bool kSegmentOptional[FA_ATTENTION_SEGMENT_COUNT] = {
 #define FA_ATTENTION_OPERAND(ID, name, presence) [FA_ATTENTION_SEGMENT_##ID] = !FA_PRESENCE_##presence,
+#include "Dialect/AttentionAttrs.def"
+};
+#define FA_VARIADIC_REQUIRED false
+#define FA_VARIADIC_OPTIONAL false
+#define FA_VARIADIC_VARIADIC true
+static const bool kSegmentVariadic[FA_ATTENTION_SEGMENT_COUNT] = {
+#define FA_ATTENTION_OPERAND(ID, name, presence) [FA_ATTENTION_SEGMENT_##ID] = FA_VARIADIC_##presence,
 #include "Dialect/AttentionAttrs.def"
 };
 
@@ -53,6 +61,10 @@ FaAttentionAttr faAttentionAttrLookup(MlirStringRef name) {
 
 bool faAttentionSegmentIsOptional(FaAttentionOperandSegment s) {
   return (unsigned)s < FA_ATTENTION_SEGMENT_COUNT && kSegmentOptional[s];
+}
+
+bool faAttentionSegmentIsVariadic(FaAttentionOperandSegment s) {
+  return (unsigned)s < FA_ATTENTION_SEGMENT_COUNT && kSegmentVariadic[s];
 }
 
 static bool isKind(FaAttentionAttr a, FaAttrKind kind) {
@@ -145,14 +157,24 @@ static int32_t segmentSize(MlirAttribute segments, FaAttentionOperandSegment s) 
   return mlirDenseI32ArrayGetElement(segments, s);
 }
 
-MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s) {
+intptr_t faAttentionSegmentGetStart(MlirOperation op, FaAttentionOperandSegment s,
+                                    intptr_t *size) {
+  *size = 0;
   if (mlirOperationIsNull(op) || (unsigned)s >= FA_ATTENTION_SEGMENT_COUNT)
-    return (MlirValue){NULL};
+    return 0;
   MlirAttribute segments = faGridwiseAttentionGetAttr(op, FA_ATTENTION_ATTR_OPERAND_SEGMENT_SIZES);
   intptr_t start = 0;
   for (int g = 0; g < (int)s; ++g)
     start += segmentSize(segments, (FaAttentionOperandSegment)g);
-  if (segmentSize(segments, s) != 1 || start >= mlirOperationGetNumOperands(op))
+  intptr_t n = segmentSize(segments, s), numOperands = mlirOperationGetNumOperands(op);
+  *size = start + n <= numOperands ? n : 0;
+  return start;
+}
+
+MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s) {
+  intptr_t size;
+  intptr_t start = faAttentionSegmentGetStart(op, s, &size);
+  if (size != 1 || faAttentionSegmentIsVariadic(s))
     return (MlirValue){NULL};
   return mlirOperationGetOperand(op, start);
 }
@@ -167,4 +189,40 @@ MlirValue faGridwiseAttentionGetKvLen(MlirOperation op) {
 
 bool faGridwiseAttentionHasLse(MlirOperation op) {
   return !mlirOperationIsNull(op) && mlirOperationGetNumResults(op) > 1;
+}
+
+MlirValue faGridwiseAttentionGetSinks(MlirOperation op) {
+  return faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_SINKS);
+}
+
+intptr_t faGridwiseAttentionGetNumCaptures(MlirOperation op) {
+  intptr_t size;
+  faAttentionSegmentGetStart(op, FA_ATTENTION_SEGMENT_CAPTURES, &size);
+  return size;
+}
+
+MlirValue faGridwiseAttentionGetCapture(MlirOperation op, intptr_t i) {
+  intptr_t size;
+  intptr_t start = faAttentionSegmentGetStart(op, FA_ATTENTION_SEGMENT_CAPTURES, &size);
+  if (i < 0 || i >= size)
+    return (MlirValue){NULL};
+  return mlirOperationGetOperand(op, start + i);
+}
+
+MlirOperation faGridwiseAttentionGetFunction(MlirOperation op, FaAttentionAttr a) {
+  MlirAttribute ref = faGridwiseAttentionGetAttr(op, a);
+  if (mlirAttributeIsNull(ref) || !isKind(a, FA_ATTR_KIND_SYMBOL) ||
+      !mlirAttributeIsAFlatSymbolRef(ref))
+    return (MlirOperation){NULL};
+  /* The nearest op above `op` that is a symbol table. */
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    MlirSymbolTable table = mlirSymbolTableCreate(p);
+    if (mlirSymbolTableIsNull(table))
+      continue;
+    MlirOperation fn = mlirSymbolTableLookup(table, mlirFlatSymbolRefAttrGetValue(ref));
+    mlirSymbolTableDestroy(table);
+    return fn;
+  }
+  return (MlirOperation){NULL};
 }

@@ -12,6 +12,7 @@ typedef enum FaAttrKind {
   FA_ATTR_KIND_F32,     /* a finite f32 FloatAttr */
   FA_ATTR_KIND_INTEGER, /* an IntegerAttr in [min, max] */
   FA_ATTR_KIND_UNIT,    /* a UnitAttr: true when present */
+  FA_ATTR_KIND_SYMBOL,  /* a FlatSymbolRefAttr naming a func.func */
   FA_ATTR_KIND_SEGMENTS /* operand/result segment sizes (IRDL's) */
 } FaAttrKind;
 
@@ -32,8 +33,15 @@ const FaAttentionAttrInfo *faAttentionAttrGetInfo(FaAttentionAttr a);
 /* The attribute named `name`; FA_ATTENTION_ATTR_COUNT if none is. */
 FaAttentionAttr faAttentionAttrLookup(MlirStringRef name);
 
-/* Whether operand segment `s` may be empty (bias, kv_len). */
+/* Whether operand segment `s` may be empty (bias, kv_len, sinks, captures),
+ * and whether it may hold more than one operand (captures). */
 bool faAttentionSegmentIsOptional(FaAttentionOperandSegment s);
+bool faAttentionSegmentIsVariadic(FaAttentionOperandSegment s);
+
+/* The index of the first operand of segment `s` of `op` and, in `*size`,
+ * how many it holds (read through operandSegmentSizes). */
+intptr_t faAttentionSegmentGetStart(MlirOperation op, FaAttentionOperandSegment s,
+                                    intptr_t *size);
 
 /* The value of attribute `a` as its kind holds it, for the builder: INTEGER,
  * an i64 IntegerAttr of `value`; UNIT, a UnitAttr if `value` is nonzero and
@@ -51,5 +59,9 @@ static inline FaAttentionAttr faAttentionAttrOfHint(FaAttentionHint h) {
 static inline FaAttentionAttr faAttentionAttrOfBshd(FaAttentionTensor t) {
   return (FaAttentionAttr)(FA_ATTENTION_ATTR_Q_BSHD + t);
 }
+
+/* Verifies the functions op's `mask` and `score_mod` name and its captures
+ * (VerifyFunctions.c); errors at the op's or the offending op's location. */
+MlirLogicalResult faAttentionVerifyFunctions(MlirOperation op);
 
 #endif

@@ -15,6 +15,7 @@
 #define FA_IRDL_ATTR_OPTIONAL_F32(name)
 #define FA_IRDL_ATTR_OPTIONAL_INTEGER(name)
 #define FA_IRDL_ATTR_OPTIONAL_UNIT(name)
+#define FA_IRDL_ATTR_OPTIONAL_SYMBOL(name)
 #define FA_IRDL_ATTR_OPTIONAL_SEGMENTS(name)
 #define FA_IRDL_ATTR(kind, presence, name) FA_IRDL_ATTR_##presence##_##kind(name)
 
@@ -37,11 +38,14 @@ static const char kFaIRDL[] =
     "    %v = irdl.base \"!builtin.tensor\"\n"
     "    %bias = irdl.base \"!builtin.tensor\"\n"
     "    %kvlen = irdl.base \"!builtin.tensor\"\n"
+    "    %sinks = irdl.base \"!builtin.tensor\"\n"
+    "    %captures = irdl.any\n"
     "    %o = irdl.base \"!builtin.tensor\"\n"
     "    %lse = irdl.base \"!builtin.tensor\"\n"
     "    %float = irdl.base \"#builtin.float\"\n"
     "    irdl.operands(q: %q, k: %k, v: %v, bias: optional %bias,\n"
-    "                  kv_len: optional %kvlen)\n"
+    "                  kv_len: optional %kvlen, sinks: optional %sinks,\n"
+    "                  captures: variadic %captures)\n"
     "    irdl.results(o: %o, lse: optional %lse)\n"
     "    irdl.attributes {"
 #define FA_ATTENTION_ATTR(ID, name, kind, presence, ...) FA_IRDL_ATTR(kind, presence, name)

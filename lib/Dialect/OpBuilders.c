@@ -6,6 +6,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdlib.h>
+
 /* The attributes of an op being built. */
 typedef struct {
   MlirContext ctx;
@@ -23,18 +25,30 @@ static void addAttr(AttrList *list, FaAttentionAttr a, MlirAttribute value) {
 }
 
 /* The segments of `operands` (a required one always holds its operand) and
- * the operands, in `values`; returns how many. */
+ * the operands, in `values` (room for FA_ATTENTION_SEGMENT_COUNT - 1 plus
+ * the captures); returns how many. */
 static intptr_t collectOperands(FaAttentionOperands operands, int32_t *segments,
                                 MlirValue *values) {
-  MlirValue bySegment[FA_ATTENTION_SEGMENT_COUNT] = {operands.q, operands.k, operands.v,
-                                                     operands.bias, operands.kvLen};
+  MlirValue bySegment[FA_ATTENTION_SEGMENT_COUNT] = {
+      operands.q, operands.k, operands.v, operands.bias, operands.kvLen, operands.sinks};
   intptr_t n = 0;
   for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s) {
+    if (faAttentionSegmentIsVariadic(s)) {
+      segments[s] = (int32_t)operands.numCaptures;
+      for (intptr_t i = 0; i < operands.numCaptures; ++i)
+        values[n++] = operands.captures[i];
+      continue;
+    }
     segments[s] = !faAttentionSegmentIsOptional(s) || !mlirValueIsNull(bySegment[s]);
     if (segments[s])
       values[n++] = bySegment[s];
   }
   return n;
+}
+
+static MlirAttribute symbolOrNull(MlirContext ctx, const char *name) {
+  return name ? mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(name))
+              : mlirAttributeGetNull();
 }
 
 /* The attributes `attrs` asks for, and the operand segments. */
@@ -47,6 +61,8 @@ static void collectAttrs(AttrList *list, FaAttentionAttrs attrs, const int32_t *
   if (attrs.causal)
     addAttr(list, FA_ATTENTION_ATTR_CAUSAL_OFFSET,
             faAttentionAttrGetInt(ctx, FA_ATTENTION_ATTR_CAUSAL_OFFSET, attrs.causalOffset));
+  addAttr(list, FA_ATTENTION_ATTR_MASK, symbolOrNull(ctx, attrs.mask));
+  addAttr(list, FA_ATTENTION_ATTR_SCORE_MOD, symbolOrNull(ctx, attrs.scoreMod));
   addAttr(list, FA_ATTENTION_ATTR_K_TRANSPOSED,
           faAttentionAttrGetInt(ctx, FA_ATTENTION_ATTR_K_TRANSPOSED, attrs.kTransposed));
   for (int t = FA_ATTENTION_Q; t <= FA_ATTENTION_O; ++t)
@@ -82,8 +98,13 @@ MlirOperation faGridwiseAttentionOpCreate(MlirLocation loc,
       mlirStringRefCreateFromCString(FA_OP_GRIDWISE_ATTENTION), loc);
 
   int32_t segments[FA_ATTENTION_SEGMENT_COUNT];
-  MlirValue values[FA_ATTENTION_SEGMENT_COUNT];
+  if (operands.numCaptures < 0 || (operands.numCaptures && !operands.captures))
+    operands.numCaptures = 0;
+  MlirValue *values = malloc((FA_ATTENTION_SEGMENT_COUNT + operands.numCaptures) * sizeof *values);
+  if (!values)
+    abort();
   mlirOperationStateAddOperands(&state, collectOperands(operands, segments, values), values);
+  free(values);
 
   MlirType results[2];
   mlirOperationStateAddResults(&state, collectResults(ctx, outType, attrs, results), results);

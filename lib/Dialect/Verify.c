@@ -99,6 +99,12 @@ static MlirLogicalResult checkInteger(MlirOperation op, const FaAttentionAttrInf
   return mlirLogicalResultSuccess();
 }
 
+static MlirLogicalResult checkSymbol(MlirOperation op, const char *name, MlirAttribute a) {
+  if (!mlirAttributeIsAFlatSymbolRef(a))
+    return opError(op, "attribute '%s' must be a flat symbol reference (@name)", name);
+  return mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult checkUnit(MlirOperation op, const char *name, MlirAttribute a) {
   if (!mlirAttributeIsAUnit(a))
     return opError(op, "attribute '%s' must be a unit attribute", name);
@@ -119,6 +125,8 @@ static MlirLogicalResult checkAttr(MlirOperation op, FaAttentionAttr a) {
     return checkInteger(op, info, attr);
   case FA_ATTR_KIND_UNIT:
     return checkUnit(op, info->name, attr);
+  case FA_ATTR_KIND_SYMBOL:
+    return checkSymbol(op, info->name, attr);
   case FA_ATTR_KIND_SEGMENTS:
     break;
   }
@@ -288,9 +296,22 @@ static MlirLogicalResult checkResults(MlirOperation op,
   return checkDim(op, "result LSE", lse, 2, d->m, "queries");
 }
 
+static MlirLogicalResult checkSinks(MlirOperation op, MlirValue sinks,
+                                    const AttentionDims *d) {
+  MlirType t = mlirValueGetType(sinks);
+  TRY(checkTensor(op, "sinks", t, 1));
+  if (!isAttentionFloat(mlirShapedTypeGetElementType(t)))
+    return opError(op, "sinks element type must be f32, f16 or bf16");
+  return checkDim(op, "sinks", t, 0, d->hq, "query heads");
+}
+
 static MlirLogicalResult verifyGridwiseAttention(MlirOperation op) {
   AttentionDims dims = {0};
   TRY(checkQKV(op, &dims));
+  MlirValue sinks = faGridwiseAttentionGetSinks(op);
+  if (!mlirValueIsNull(sinks))
+    TRY(checkSinks(op, sinks, &dims));
+
   MlirValue bias = faGridwiseAttentionGetBias(op);
   if (!mlirValueIsNull(bias))
     TRY(checkBias(op, bias, &dims));
@@ -298,7 +319,8 @@ static MlirLogicalResult verifyGridwiseAttention(MlirOperation op) {
   if (!mlirValueIsNull(kvLen))
     TRY(checkKvLen(op, kvLen, &dims));
   TRY(checkResults(op, &dims));
-  return checkAttentionAttrs(op);
+  TRY(checkAttentionAttrs(op));
+  return faAttentionVerifyFunctions(op);
 }
 
 /* --- blockwise ops --------------------------------------------------------- */

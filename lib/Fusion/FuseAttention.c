@@ -262,14 +262,17 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
-      expandTo4(rw, loc, m->q.value, m->b, m->h),
-      expandTo4(rw, loc, m->k.value, m->b, m->hkv),
-      expandTo4(rw, loc, m->v.value, m->b, m->hkv),
-      m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
-      m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
+      .q = expandTo4(rw, loc, m->q.value, m->b, m->h),
+      .k = expandTo4(rw, loc, m->k.value, m->b, m->hkv),
+      .v = expandTo4(rw, loc, m->v.value, m->b, m->hkv),
+      .bias = m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
+      .kvLen = m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
-  FaAttentionAttrs attrs = {(float)m->scale, m->causal, m->causalOffset,
-                            m->lseRoot.ptr != NULL, m->kTransposed, {false}, {0}};
+  FaAttentionAttrs attrs = {.scale = (float)m->scale,
+                            .causal = m->causal,
+                            .causalOffset = m->causalOffset,
+                            .withLse = m->lseRoot.ptr != NULL,
+                            .kTransposed = m->kTransposed};
   *folded = (FoldedLayouts){{{NULL}, {NULL}, {NULL}}, {NULL}};
   foldInputLayouts(m, &operands, &attrs, folded);
   if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)

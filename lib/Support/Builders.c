@@ -204,14 +204,18 @@ void faOperationReplaceWithCall(MlirOperation op, const char *callee) {
       mlirStringRefCreateFromCString("func.call"), mlirOperationGetLocation(op));
   intptr_t numOperands = mlirOperationGetNumOperands(op);
   intptr_t numResults = mlirOperationGetNumResults(op);
-  MlirValue operands[8];
-  MlirType results[8];
-  for (intptr_t i = 0; i < numOperands && i < 8; ++i)
+  MlirValue *operands = malloc((numOperands ? numOperands : 1) * sizeof *operands);
+  MlirType *results = malloc((numResults ? numResults : 1) * sizeof *results);
+  if (!operands || !results)
+    abort();
+  for (intptr_t i = 0; i < numOperands; ++i)
     operands[i] = mlirOperationGetOperand(op, i);
-  for (intptr_t i = 0; i < numResults && i < 8; ++i)
+  for (intptr_t i = 0; i < numResults; ++i)
     results[i] = mlirValueGetType(mlirOperationGetResult(op, i));
   mlirOperationStateAddOperands(&st, numOperands, operands);
   mlirOperationStateAddResults(&st, numResults, results);
+  free(operands);
+  free(results);
   MlirNamedAttribute attr = named(
       ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(callee)));
   mlirOperationStateAddAttributes(&st, 1, &attr);

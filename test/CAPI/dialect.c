@@ -38,10 +38,11 @@ static MlirModule buildModuleFrom(MlirContext ctx, const char *func, FaAttention
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(func));
   MlirBlock body = funcBody(module);
   bool full = mlirBlockGetNumArguments(body) == 5;
-  FaAttentionOperands ops = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 1),
-                             mlirBlockGetArgument(body, 2),
-                             full ? mlirBlockGetArgument(body, 3) : (MlirValue){NULL},
-                             full ? mlirBlockGetArgument(body, 4) : (MlirValue){NULL}};
+  FaAttentionOperands ops = {.q = mlirBlockGetArgument(body, 0),
+                             .k = mlirBlockGetArgument(body, 1),
+                             .v = mlirBlockGetArgument(body, 2),
+                             .bias = full ? mlirBlockGetArgument(body, 3) : (MlirValue){NULL},
+                             .kvLen = full ? mlirBlockGetArgument(body, 4) : (MlirValue){NULL}};
   MlirLocation loc = mlirLocationFileLineColGet(ctx, mlirStringRefCreateFromCString("capi.c"), 7, 3);
   MlirOperation attn = faGridwiseAttentionOpCreate(loc, ops, attrs, out);
   mlirBlockInsertOwnedOperationBefore(body, mlirBlockGetFirstOperation(body), attn);
@@ -51,7 +52,7 @@ static MlirModule buildModuleFrom(MlirContext ctx, const char *func, FaAttention
 /* func @f(q, k, v) with one attention op whose result type is `out` (O in
  * [B, S, H, D] with `oBshd`). */
 static MlirModule buildModule(MlirContext ctx, MlirType out, bool causal, bool oBshd) {
-  FaAttentionAttrs attrs = {0.125f, causal, 0, true, false, {false, false, false, oBshd}, {0}};
+  FaAttentionAttrs attrs = {0.125f, causal, 0, true, false, {false, false, false, oBshd}, {0}, NULL, NULL};
   return buildModuleFrom(ctx,
                          "func.func @f(%q: tensor<2x8x16x64xf16>, %k: tensor<2x2x32x64xf16>,"
                          " %v: tensor<2x2x32x64xf16>) { return }",
@@ -128,7 +129,7 @@ int main(void) {
   MlirModule good = buildModule(ctx, tensor4(ctx, 2, 8, 16, 64), true, false);
   MlirOperation goodOp = mlirModuleGetOperation(good);
   // CHECK: func.func @f
-     // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
+     // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(goodOp, printToStdout, NULL);
   // CHECK: good: ir 1 fa 1
   printf("\ngood: ir %d fa %d\n", mlirOperationVerify(goodOp),
@@ -145,7 +146,7 @@ int main(void) {
   /* O as [B, M, H, Dv]: the lse stays [B, H, M]; the axes follow. */
   MlirModule bshd = buildModule(ctx, tensor4(ctx, 2, 16, 8, 64), false, true);
   MlirOperation bshdOp = attentionOf(bshd);
-  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x16x8x64xf16>, tensor<2x8x16xf32>)
+  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x16x8x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(bshdOp, printToStdout, NULL);
   // CHECK: bshd: fa 1 axes O seq 1 heads 2 K seq 2 head 3 attr o_bshd
   printf("\nbshd: fa %d axes O seq %ld heads %ld K seq %ld head %ld attr %s\n",
@@ -157,7 +158,7 @@ int main(void) {
          faGridwiseAttentionGetBshdAttrName(FA_ATTENTION_O));
 
   /* The table's names, in FaAttentionAttr order. */
-  // CHECK: names: scale causal_offset k_transposed q_bshd k_bshd v_bshd o_bshd block_m block_n warps stages pv_split operandSegmentSizes resultSegmentSizes|
+  // CHECK: names: scale causal_offset mask score_mod k_transposed q_bshd k_bshd v_bshd o_bshd block_m block_n warps stages pv_split operandSegmentSizes resultSegmentSizes|
   printf("names:");
   for (int a = 0; a <= FA_ATTENTION_ATTR_COUNT; ++a)
     printf(a < FA_ATTENTION_ATTR_COUNT ? " %s" : "%s|\n", faGridwiseAttentionGetAttrName(a));
@@ -177,7 +178,7 @@ int main(void) {
   /* Bias, kv_len, k_transposed, q_bshd and the hints, built and read back. */
   MlirModule full = buildFullModule(ctx, 32);
   MlirOperation fullOp = attentionOf(full);
-  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3, %arg4) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, pv_split = 2 : i64, q_bshd, scale = 5.000000e-01 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<2x16x8x64xf16>, tensor<2x2x64x32xf16>, tensor<2x2x32x64xf16>, tensor<2x1x1x32xf32>, tensor<2xi32>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
+  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3, %arg4) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, pv_split = 2 : i64, q_bshd, scale = 5.000000e-01 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<2x16x8x64xf16>, tensor<2x2x64x32xf16>, tensor<2x2x32x64xf16>, tensor<2x1x1x32xf32>, tensor<2xi32>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(fullOp, printToStdout, NULL);
   // CHECK: full: ir 1 fa 1
   printf("\nfull: ir %d fa %d\n", mlirOperationVerify(fullOp),
