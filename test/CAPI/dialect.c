@@ -99,7 +99,8 @@ static void printGetters(const char *label, MlirOperation op) {
     printf(" %ld", (long)faGridwiseAttentionGetIntHint(op, h, -1));
   printf("\n%s: operands", label);
   static const char *const kSegments[FA_ATTENTION_SEGMENT_COUNT] = {"q", "k", "v", "bias",
-                                                                    "kv_len"};
+                                                                    "kv_len", "sinks",
+                                                                    "captures"};
   for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s)
     printValue(kSegments[s], faGridwiseAttentionGetOperand(op, s));
   printValue("GetBias", faGridwiseAttentionGetBias(op));
@@ -166,13 +167,13 @@ int main(void) {
   /* Every getter on the ops built above and on a null op. */
   // CHECK: good: scale 0.125 causal 1 offset 0 null-offset 1 k_transposed 0 bshd 0 0 0 0 lse 1
   // CHECK: good: hints -1 -1 -1 -1 -1
-  // CHECK: good: operands q arg0 k arg1 v arg2 bias - kv_len - GetBias - GetKvLen - GetAttr(scale) 1 GetAttr(block_m) 0
+  // CHECK: good: operands q arg0 k arg1 v arg2 bias - kv_len - sinks - captures - GetBias - GetKvLen - GetAttr(scale) 1 GetAttr(block_m) 0
   printGetters("good", attentionOf(good));
   // CHECK: bshd: scale 0.125 causal 0 offset 0 null-offset 0 k_transposed 0 bshd 0 0 0 1 lse 1
   printGetters("bshd", bshdOp);
   // CHECK: null: scale 1 causal 0 offset 0 null-offset 0 k_transposed 0 bshd 0 0 0 0 lse 0
   // CHECK: null: hints -1 -1 -1 -1 -1
-  // CHECK: null: operands q - k - v - bias - kv_len - GetBias - GetKvLen - GetAttr(scale) 0 GetAttr(block_m) 0
+  // CHECK: null: operands q - k - v - bias - kv_len - sinks - captures - GetBias - GetKvLen - GetAttr(scale) 0 GetAttr(block_m) 0
   printGetters("null", (MlirOperation){NULL});
 
   /* Bias, kv_len, k_transposed, q_bshd and the hints, built and read back. */
@@ -185,7 +186,7 @@ int main(void) {
          mlirLogicalResultIsSuccess(faOperationVerify(fullOp)));
   // CHECK: full: scale 0.5 causal 1 offset -3 null-offset 1 k_transposed 1 bshd 1 0 0 0 lse 1
   // CHECK: full: hints 64 32 4 2 2
-  // CHECK: full: operands q arg0 k arg1 v arg2 bias arg3 kv_len arg4 GetBias arg3 GetKvLen arg4 GetAttr(scale) 1 GetAttr(block_m) 1
+  // CHECK: full: operands q arg0 k arg1 v arg2 bias arg3 kv_len arg4 sinks - captures - GetBias arg3 GetKvLen arg4 GetAttr(scale) 1 GetAttr(block_m) 1
   printGetters("full", fullOp);
 
   /* A hint out of the table's range, from C. */
