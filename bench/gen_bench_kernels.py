@@ -17,7 +17,7 @@ def kernel(d, t, causal):
     return (
         "func.func @%s(%%q: %s, %%k: %s, %%v: %s) -> %s {\n"
         "  %%o = \"fa.gridwise_attention\"(%%q, %%k, %%v) {operandSegmentSizes = "
-        "array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = %.10f : f32%s}\n"
+        "array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = %.10f : f32%s}\n"
         "      : (%s, %s, %s) -> %s\n"
         "  return %%o : %s\n}\n" % (name, ty, ty, ty, ty, 1 / math.sqrt(d), causal_attr,
                                    ty, ty, ty, ty, ty))

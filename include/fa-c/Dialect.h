@@ -99,7 +99,10 @@ typedef enum FaAttentionOperandSegment {
   FA_ATTENTION_SEGMENT_BIAS,   /* optional */
   FA_ATTENTION_SEGMENT_KV_LEN, /* optional */
   FA_ATTENTION_SEGMENT_SINKS,  /* optional: [Hq], a logit per query head */
-  FA_ATTENTION_SEGMENT_CAPTURES, /* variadic: what mask and score_mod read */
+  FA_ATTENTION_SEGMENT_CAPTURE0, /* optional: what mask and score_mod read, */
+  FA_ATTENTION_SEGMENT_CAPTURE1, /* in these four segments from the first */
+  FA_ATTENTION_SEGMENT_CAPTURE2,
+  FA_ATTENTION_SEGMENT_CAPTURE3,
   FA_ATTENTION_SEGMENT_COUNT
 } FaAttentionOperandSegment;
 
@@ -147,9 +150,13 @@ FA_CAPI_EXPORTED bool faGridwiseAttentionHasLse(MlirOperation op);
 /// that joins each row's softmax denominator); a null value when absent.
 FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetSinks(MlirOperation op);
 
+/// The most captures an op takes.
+#define FA_ATTENTION_MAX_CAPTURES 4
+
 /// The number of captures of `op` (the tensors and scalars its mask and
-/// score_mod functions take after their index arguments), and capture `i`
-/// (a null value when out of range).
+/// score_mod functions take after their index arguments: the non-empty
+/// capture segments from capture0 up), and capture `i` (a null value when
+/// out of range).
 FA_CAPI_EXPORTED intptr_t faGridwiseAttentionGetNumCaptures(MlirOperation op);
 FA_CAPI_EXPORTED MlirValue faGridwiseAttentionGetCapture(MlirOperation op, intptr_t i);
 
@@ -166,8 +173,8 @@ typedef struct FaAttentionOperands {
   MlirValue bias;  /* optional */
   MlirValue kvLen; /* optional */
   MlirValue sinks; /* optional */
-  intptr_t numCaptures;      /* the captures: numCaptures values (borrowed) */
-  const MlirValue *captures;
+  intptr_t numCaptures; /* at most FA_ATTENTION_MAX_CAPTURES */
+  MlirValue captures[FA_ATTENTION_MAX_CAPTURES];
 } FaAttentionOperands;
 
 typedef struct FaAttentionAttrs {
@@ -203,7 +210,8 @@ faGridwiseAttentionGetAxis(MlirOperation op, FaAttentionTensor t,
 
 /// Creates (does not insert) a fa.gridwise_attention with result type
 /// `outType` (and an f32 LSE result if requested). The caller owns the op
-/// until it is inserted in a block.
+/// until it is inserted in a block. A null operation if `operands` has more
+/// than FA_ATTENTION_MAX_CAPTURES captures.
 FA_CAPI_EXPORTED MlirOperation
 faGridwiseAttentionOpCreate(MlirLocation loc, FaAttentionOperands operands,
                             FaAttentionAttrs attrs, MlirType outType);

@@ -7,7 +7,6 @@
 
 #define FA_PRESENCE_REQUIRED true
 #define FA_PRESENCE_OPTIONAL false
-#define FA_PRESENCE_VARIADIC false
 #define FA_ATTENTION_ATTR_NONE FA_ATTENTION_ATTR_COUNT /* excludes nothing */
 
 static const FaAttentionAttrInfo kAttrs[FA_ATTENTION_ATTR_COUNT] = {
@@ -27,18 +26,14 @@ enum {
 };
 _Static_assert((int)kRowCount == (int)FA_ATTENTION_ATTR_COUNT, "a FaAttentionAttr without a row");
 
-/* Whether each operand segment is optional, and whether variadic. */
+/* Whether each operand segment is optional. */
 static const bool kSegmentOptional[FA_ATTENTION_SEGMENT_COUNT] = {
 #define FA_ATTENTION_OPERAND(ID, name, presence) [FA_ATTENTION_SEGMENT_##ID] = !FA_PRESENCE_##presence,
 #include "Dialect/AttentionAttrs.def"
 };
-#define FA_VARIADIC_REQUIRED false
-#define FA_VARIADIC_OPTIONAL false
-#define FA_VARIADIC_VARIADIC true
-static const bool kSegmentVariadic[FA_ATTENTION_SEGMENT_COUNT] = {
-#define FA_ATTENTION_OPERAND(ID, name, presence) [FA_ATTENTION_SEGMENT_##ID] = FA_VARIADIC_##presence,
-#include "Dialect/AttentionAttrs.def"
-};
+_Static_assert(FA_ATTENTION_SEGMENT_CAPTURE3 - FA_ATTENTION_SEGMENT_CAPTURE0 + 1 ==
+                   FA_ATTENTION_MAX_CAPTURES,
+               "one capture segment per capture");
 
 _Static_assert(FA_ATTENTION_ATTR_PV_SPLIT - FA_ATTENTION_ATTR_BLOCK_M == FA_ATTENTION_HINT_PV_SPLIT,
                "the hints' attributes follow FaAttentionHint");
@@ -61,10 +56,6 @@ FaAttentionAttr faAttentionAttrLookup(MlirStringRef name) {
 
 bool faAttentionSegmentIsOptional(FaAttentionOperandSegment s) {
   return (unsigned)s < FA_ATTENTION_SEGMENT_COUNT && kSegmentOptional[s];
-}
-
-bool faAttentionSegmentIsVariadic(FaAttentionOperandSegment s) {
-  return (unsigned)s < FA_ATTENTION_SEGMENT_COUNT && kSegmentVariadic[s];
 }
 
 static bool isKind(FaAttentionAttr a, FaAttrKind kind) {
@@ -174,7 +165,7 @@ intptr_t faAttentionSegmentGetStart(MlirOperation op, FaAttentionOperandSegment 
 MlirValue faGridwiseAttentionGetOperand(MlirOperation op, FaAttentionOperandSegment s) {
   intptr_t size;
   intptr_t start = faAttentionSegmentGetStart(op, s, &size);
-  if (size != 1 || faAttentionSegmentIsVariadic(s))
+  if (size != 1)
     return (MlirValue){NULL};
   return mlirOperationGetOperand(op, start);
 }
@@ -196,17 +187,16 @@ MlirValue faGridwiseAttentionGetSinks(MlirOperation op) {
 }
 
 intptr_t faGridwiseAttentionGetNumCaptures(MlirOperation op) {
-  intptr_t size;
-  faAttentionSegmentGetStart(op, FA_ATTENTION_SEGMENT_CAPTURES, &size);
-  return size;
+  intptr_t n = 0;
+  while (n < FA_ATTENTION_MAX_CAPTURES && !mlirValueIsNull(faGridwiseAttentionGetCapture(op, n)))
+    ++n;
+  return n;
 }
 
 MlirValue faGridwiseAttentionGetCapture(MlirOperation op, intptr_t i) {
-  intptr_t size;
-  intptr_t start = faAttentionSegmentGetStart(op, FA_ATTENTION_SEGMENT_CAPTURES, &size);
-  if (i < 0 || i >= size)
+  if (i < 0 || i >= FA_ATTENTION_MAX_CAPTURES)
     return (MlirValue){NULL};
-  return mlirOperationGetOperand(op, start + i);
+  return faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_CAPTURE0 + (int)i);
 }
 
 MlirOperation faGridwiseAttentionGetFunction(MlirOperation op, FaAttentionAttr a) {

@@ -33,10 +33,8 @@ const FaAttentionAttrInfo *faAttentionAttrGetInfo(FaAttentionAttr a);
 /* The attribute named `name`; FA_ATTENTION_ATTR_COUNT if none is. */
 FaAttentionAttr faAttentionAttrLookup(MlirStringRef name);
 
-/* Whether operand segment `s` may be empty (bias, kv_len, sinks, captures),
- * and whether it may hold more than one operand (captures). */
+/* Whether operand segment `s` may be empty (bias, kv_len, sinks, captures). */
 bool faAttentionSegmentIsOptional(FaAttentionOperandSegment s);
-bool faAttentionSegmentIsVariadic(FaAttentionOperandSegment s);
 
 /* The index of the first operand of segment `s` of `op` and, in `*size`,
  * how many it holds (read through operandSegmentSizes). */

@@ -6,8 +6,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-#include <stdlib.h>
-
 /* The attributes of an op being built. */
 typedef struct {
   MlirContext ctx;
@@ -25,20 +23,15 @@ static void addAttr(AttrList *list, FaAttentionAttr a, MlirAttribute value) {
 }
 
 /* The segments of `operands` (a required one always holds its operand) and
- * the operands, in `values` (room for FA_ATTENTION_SEGMENT_COUNT - 1 plus
- * the captures); returns how many. */
+ * the operands, in `values`; returns how many. */
 static intptr_t collectOperands(FaAttentionOperands operands, int32_t *segments,
                                 MlirValue *values) {
   MlirValue bySegment[FA_ATTENTION_SEGMENT_COUNT] = {
       operands.q, operands.k, operands.v, operands.bias, operands.kvLen, operands.sinks};
+  for (intptr_t i = 0; i < operands.numCaptures; ++i)
+    bySegment[FA_ATTENTION_SEGMENT_CAPTURE0 + i] = operands.captures[i];
   intptr_t n = 0;
   for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s) {
-    if (faAttentionSegmentIsVariadic(s)) {
-      segments[s] = (int32_t)operands.numCaptures;
-      for (intptr_t i = 0; i < operands.numCaptures; ++i)
-        values[n++] = operands.captures[i];
-      continue;
-    }
     segments[s] = !faAttentionSegmentIsOptional(s) || !mlirValueIsNull(bySegment[s]);
     if (segments[s])
       values[n++] = bySegment[s];
@@ -97,14 +90,11 @@ MlirOperation faGridwiseAttentionOpCreate(MlirLocation loc,
   MlirOperationState state = mlirOperationStateGet(
       mlirStringRefCreateFromCString(FA_OP_GRIDWISE_ATTENTION), loc);
 
+  if (operands.numCaptures < 0 || operands.numCaptures > FA_ATTENTION_MAX_CAPTURES)
+    return (MlirOperation){NULL};
   int32_t segments[FA_ATTENTION_SEGMENT_COUNT];
-  if (operands.numCaptures < 0 || (operands.numCaptures && !operands.captures))
-    operands.numCaptures = 0;
-  MlirValue *values = malloc((FA_ATTENTION_SEGMENT_COUNT + operands.numCaptures) * sizeof *values);
-  if (!values)
-    abort();
+  MlirValue values[FA_ATTENTION_SEGMENT_COUNT];
   mlirOperationStateAddOperands(&state, collectOperands(operands, segments, values), values);
-  free(values);
 
   MlirType results[2];
   mlirOperationStateAddResults(&state, collectResults(ctx, outType, attrs, results), results);

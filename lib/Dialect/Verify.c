@@ -182,6 +182,7 @@ static MlirLogicalResult checkLayoutAttrs(MlirOperation op) {
 static MlirLogicalResult checkAttentionAttrs(MlirOperation op) {
   TRY(checkAttrsOfKind(op, FA_ATTR_KIND_F32));
   TRY(checkAttrsOfKind(op, FA_ATTR_KIND_INTEGER));
+  TRY(checkAttrsOfKind(op, FA_ATTR_KIND_SYMBOL));
   return checkPowersOfTwo(op);
 }
 

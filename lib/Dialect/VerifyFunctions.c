@@ -184,6 +184,10 @@ MlirLogicalResult faAttentionVerifyFunctions(MlirOperation op) {
   MlirLocation loc = mlirOperationGetLocation(op);
   bool hasFn = !mlirAttributeIsNull(faGridwiseAttentionGetAttr(op, FA_ATTENTION_ATTR_MASK)) ||
                !mlirAttributeIsNull(faGridwiseAttentionGetAttr(op, FA_ATTENTION_ATTR_SCORE_MOD));
+  for (intptr_t i = numCaptures; i < FA_ATTENTION_MAX_CAPTURES; ++i)
+    if (!mlirValueIsNull(faGridwiseAttentionGetOperand(op, FA_ATTENTION_SEGMENT_CAPTURE0 + (int)i)))
+      return fnError(loc, "captures must fill the segments from capture0 up (capture%ld is "
+                          "empty)", (long)numCaptures);
   if (numCaptures && !hasFn)
     return fnError(loc, "has captures but no 'mask' or 'score_mod' function to take them");
   for (intptr_t i = 0; i < numCaptures; ++i)

@@ -100,7 +100,8 @@ static void printGetters(const char *label, MlirOperation op) {
   printf("\n%s: operands", label);
   static const char *const kSegments[FA_ATTENTION_SEGMENT_COUNT] = {"q", "k", "v", "bias",
                                                                     "kv_len", "sinks",
-                                                                    "captures"};
+                                                                    "capture0", "capture1",
+                                                                    "capture2", "capture3"};
   for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s)
     printValue(kSegments[s], faGridwiseAttentionGetOperand(op, s));
   printValue("GetBias", faGridwiseAttentionGetBias(op));
@@ -130,7 +131,7 @@ int main(void) {
   MlirModule good = buildModule(ctx, tensor4(ctx, 2, 8, 16, 64), true, false);
   MlirOperation goodOp = mlirModuleGetOperation(good);
   // CHECK: func.func @f
-     // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
+     // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(goodOp, printToStdout, NULL);
   // CHECK: good: ir 1 fa 1
   printf("\ngood: ir %d fa %d\n", mlirOperationVerify(goodOp),
@@ -147,7 +148,7 @@ int main(void) {
   /* O as [B, M, H, Dv]: the lse stays [B, H, M]; the axes follow. */
   MlirModule bshd = buildModule(ctx, tensor4(ctx, 2, 16, 8, 64), false, true);
   MlirOperation bshdOp = attentionOf(bshd);
-  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x16x8x64xf16>, tensor<2x8x16xf32>)
+  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x16x64xf16>, tensor<2x2x32x64xf16>, tensor<2x2x32x64xf16>) -> (tensor<2x16x8x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(bshdOp, printToStdout, NULL);
   // CHECK: bshd: fa 1 axes O seq 1 heads 2 K seq 2 head 3 attr o_bshd
   printf("\nbshd: fa %d axes O seq %ld heads %ld K seq %ld head %ld attr %s\n",
@@ -167,26 +168,26 @@ int main(void) {
   /* Every getter on the ops built above and on a null op. */
   // CHECK: good: scale 0.125 causal 1 offset 0 null-offset 1 k_transposed 0 bshd 0 0 0 0 lse 1
   // CHECK: good: hints -1 -1 -1 -1 -1
-  // CHECK: good: operands q arg0 k arg1 v arg2 bias - kv_len - sinks - captures - GetBias - GetKvLen - GetAttr(scale) 1 GetAttr(block_m) 0
+  // CHECK: good: operands q arg0 k arg1 v arg2 bias - kv_len - sinks - capture0 - capture1 - capture2 - capture3 - GetBias - GetKvLen - GetAttr(scale) 1 GetAttr(block_m) 0
   printGetters("good", attentionOf(good));
   // CHECK: bshd: scale 0.125 causal 0 offset 0 null-offset 0 k_transposed 0 bshd 0 0 0 1 lse 1
   printGetters("bshd", bshdOp);
   // CHECK: null: scale 1 causal 0 offset 0 null-offset 0 k_transposed 0 bshd 0 0 0 0 lse 0
   // CHECK: null: hints -1 -1 -1 -1 -1
-  // CHECK: null: operands q - k - v - bias - kv_len - sinks - captures - GetBias - GetKvLen - GetAttr(scale) 0 GetAttr(block_m) 0
+  // CHECK: null: operands q - k - v - bias - kv_len - sinks - capture0 - capture1 - capture2 - capture3 - GetBias - GetKvLen - GetAttr(scale) 0 GetAttr(block_m) 0
   printGetters("null", (MlirOperation){NULL});
 
   /* Bias, kv_len, k_transposed, q_bshd and the hints, built and read back. */
   MlirModule full = buildFullModule(ctx, 32);
   MlirOperation fullOp = attentionOf(full);
-  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3, %arg4) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, pv_split = 2 : i64, q_bshd, scale = 5.000000e-01 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<2x16x8x64xf16>, tensor<2x2x64x32xf16>, tensor<2x2x32x64xf16>, tensor<2x1x1x32xf32>, tensor<2xi32>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
+  // CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3, %arg4) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, pv_split = 2 : i64, q_bshd, scale = 5.000000e-01 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<2x16x8x64xf16>, tensor<2x2x64x32xf16>, tensor<2x2x32x64xf16>, tensor<2x1x1x32xf32>, tensor<2xi32>) -> (tensor<2x8x16x64xf16>, tensor<2x8x16xf32>)
   mlirOperationPrint(fullOp, printToStdout, NULL);
   // CHECK: full: ir 1 fa 1
   printf("\nfull: ir %d fa %d\n", mlirOperationVerify(fullOp),
          mlirLogicalResultIsSuccess(faOperationVerify(fullOp)));
   // CHECK: full: scale 0.5 causal 1 offset -3 null-offset 1 k_transposed 1 bshd 1 0 0 0 lse 1
   // CHECK: full: hints 64 32 4 2 2
-  // CHECK: full: operands q arg0 k arg1 v arg2 bias arg3 kv_len arg4 sinks - captures - GetBias arg3 GetKvLen arg4 GetAttr(scale) 1 GetAttr(block_m) 1
+  // CHECK: full: operands q arg0 k arg1 v arg2 bias arg3 kv_len arg4 sinks - capture0 - capture1 - capture2 - capture3 - GetBias arg3 GetKvLen arg4 GetAttr(scale) 1 GetAttr(block_m) 1
   printGetters("full", fullOp);
 
   /* A hint out of the table's range, from C. */

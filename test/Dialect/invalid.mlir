@@ -3,7 +3,7 @@
 
 func.func @q_rank(%q: tensor<8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{'fa.gridwise_attention' op Q must have rank 4, got rank 3}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -11,7 +11,7 @@ func.func @q_rank(%q: tensor<8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2
 
 func.func @head_dim(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x32xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{K dimension 3 (head dim of Q) is 32, expected 64}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x32xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x32xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -19,7 +19,7 @@ func.func @head_dim(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x32xf16>, %v: tens
 
 func.func @gqa(%q: tensor<2x8x5x64xf16>, %k: tensor<2x3x7x64xf16>, %v: tensor<2x3x7x64xf16>) {
   // expected-error @+1 {{query heads (8) must be a multiple of KV heads (3)}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x3x7x64xf16>, tensor<2x3x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x3x7x64xf16>, tensor<2x3x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -27,7 +27,7 @@ func.func @gqa(%q: tensor<2x8x5x64xf16>, %k: tensor<2x3x7x64xf16>, %v: tensor<2x
 
 func.func @kv_keys(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x9x64xf16>) {
   // expected-error @+1 {{V dimension 2 (keys of K) is 9, expected 7}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x9x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x9x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -35,7 +35,7 @@ func.func @kv_keys(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tenso
 
 func.func @dtype(%q: tensor<2x8x5x64xi8>, %k: tensor<2x2x7x64xi8>, %v: tensor<2x2x7x64xi8>) {
   // expected-error @+1 {{Q element type must be f32, f16 or bf16}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xi8>, tensor<2x2x7x64xi8>, tensor<2x2x7x64xi8>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xi8>, tensor<2x2x7x64xi8>, tensor<2x2x7x64xi8>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -43,7 +43,7 @@ func.func @dtype(%q: tensor<2x8x5x64xi8>, %k: tensor<2x2x7x64xi8>, %v: tensor<2x
 
 func.func @mixed(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf32>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{Q, K and V must have the same element type}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf32>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf32>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -51,7 +51,7 @@ func.func @mixed(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf32>, %v: tensor<
 
 func.func @result_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x32xf16>) {
   // expected-error @+1 {{result O dimension 3 (value head dim) is 64, expected 32}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -59,7 +59,7 @@ func.func @result_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: 
 
 func.func @bias_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>, %b: tensor<2x1x5x3xf16>) {
   // expected-error @+1 {{bias dimension 3 (keys) is 3, expected 1 or 7}}
-  %o = "fa.gridwise_attention"(%q, %k, %v, %b) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<2x1x5x3xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %b) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<2x1x5x3xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -67,7 +67,7 @@ func.func @bias_shape(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: te
 
 func.func @kv_len(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>, %l: tensor<3xi32>) {
   // expected-error @+1 {{kv_len dimension 0 (batch) is 3, expected 2}}
-  %o = "fa.gridwise_attention"(%q, %k, %v, %l) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<3xi32>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %l) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>, tensor<3xi32>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -75,7 +75,7 @@ func.func @kv_len(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor
 
 func.func @lse_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{result LSE element type must be f32}}
-  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> (tensor<2x8x5x64xf16>, tensor<2x8x5xf16>)
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> (tensor<2x8x5x64xf16>, tensor<2x8x5xf16>)
   return
 }
 
@@ -83,7 +83,7 @@ func.func @lse_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tens
 
 func.func @scale_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'scale' must be an f32 float}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -91,7 +91,7 @@ func.func @scale_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: te
 
 func.func @scale_missing(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute "scale" is expected but not provided}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -99,7 +99,7 @@ func.func @scale_missing(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v:
 
 func.func @tuning(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'block_n' is 48, expected a power of two}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, block_n = 48 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, block_n = 48 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -107,7 +107,7 @@ func.func @tuning(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor
 
 func.func @stages(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'stages' is 0, expected a value in [1, 8]}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, stages = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, stages = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -115,7 +115,7 @@ func.func @stages(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor
 
 func.func @pv_split(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'pv_split' is 3, expected a power of two}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, pv_split = 3 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, pv_split = 3 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -123,7 +123,7 @@ func.func @pv_split(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tens
 
 func.func @pv_split_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'pv_split' is 0, expected a value in [1, 8]}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, pv_split = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, pv_split = 0 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -132,7 +132,7 @@ func.func @pv_split_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v
 // Each kind of check of the attribute table (lib/Dialect/AttentionAttrs.def).
 func.func @scale_finite(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'scale' must be finite}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0x7F800000 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0x7F800000 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -140,7 +140,7 @@ func.func @scale_finite(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: 
 
 func.func @causal_offset_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'causal_offset' must be an integer}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, causal_offset = "diagonal"} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, causal_offset = "diagonal"} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -148,7 +148,7 @@ func.func @causal_offset_type(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>
 
 func.func @block_m_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'block_m' is 1024, expected a value in [1, 512]}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, block_m = 1024 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, block_m = 1024 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -156,7 +156,7 @@ func.func @block_m_range(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v:
 
 func.func @warps_power_of_two(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'warps' is 6, expected a power of two}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, warps = 6 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, warps = 6 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -164,14 +164,14 @@ func.func @warps_power_of_two(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>
 
 func.func @k_transposed_not_unit(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'k_transposed' must be a unit attribute}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, k_transposed = 1 : i64, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, k_transposed = 1 : i64, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
 // -----
 
 func.func @segments(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
-  // expected-error @+1 {{'operandSegmentSizes' attribute for specifying operand segments must have 7 elements}}
+  // expected-error @+1 {{'operandSegmentSizes' attribute for specifying operand segments must have 10 elements}}
   %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1>, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
@@ -391,7 +391,7 @@ func.func @swizzle_tile(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref
 // Layouts: each tensor's dims are read where its attribute puts them.
 func.func @bshd_heads(%q: tensor<2x5x8x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x7x2x64xf16>) {
   // expected-error @+1 {{V dimension 1 (KV heads of K) is 7, expected 2}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, k_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, k_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -399,7 +399,7 @@ func.func @bshd_heads(%q: tensor<2x5x8x64xf16>, %k: tensor<2x7x2x64xf16>, %v: te
 
 func.func @bshd_result(%q: tensor<2x5x8x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{result O dimension 2 (query heads) is 5, expected 8}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, o_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, o_bshd, scale = 1.0 : f32} : (tensor<2x5x8x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -407,7 +407,7 @@ func.func @bshd_result(%q: tensor<2x5x8x64xf16>, %k: tensor<2x2x7x64xf16>, %v: t
 
 func.func @bshd_not_unit(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attribute 'v_bshd' must be a unit attribute}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, v_bshd = true, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, v_bshd = true, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }
 
@@ -415,6 +415,6 @@ func.func @bshd_not_unit(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v:
 
 func.func @bshd_k_transposed(%q: tensor<2x8x5x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x2x7x64xf16>) {
   // expected-error @+1 {{attributes 'k_transposed' and 'k_bshd' exclude each other}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, k_transposed, k_bshd, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x7x2x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, k_transposed, k_bshd, scale = 1.0 : f32} : (tensor<2x8x5x64xf16>, tensor<2x7x2x64xf16>, tensor<2x2x7x64xf16>) -> tensor<2x8x5x64xf16>
   return
 }

@@ -3,24 +3,24 @@
 // RUN: fa-opt --mlir-print-op-generic %s | fa-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @attention_full
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {block_m = 64 : i64, causal_offset = 3 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>, tensor<2x1x1x7xf32>, tensor<2xi32>) -> (tensor<2x8x5x32xf16>, tensor<2x8x5xf32>)
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {block_m = 64 : i64, causal_offset = 3 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>, tensor<2x1x1x7xf32>, tensor<2xi32>) -> (tensor<2x8x5x32xf16>, tensor<2x8x5xf32>)
 func.func @attention_full(%q: tensor<2x8x5x64xf16>, %k: tensor<2x2x7x64xf16>, %v: tensor<2x2x7x32xf16>, %bias: tensor<2x1x1x7xf32>, %len: tensor<2xi32>) -> (tensor<2x8x5x32xf16>, tensor<2x8x5xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 3 : i64, block_m = 64 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>, tensor<2x1x1x7xf32>, tensor<2xi32>) -> (tensor<2x8x5x32xf16>, tensor<2x8x5xf32>)
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 3 : i64, block_m = 64 : i64} : (tensor<2x8x5x64xf16>, tensor<2x2x7x64xf16>, tensor<2x2x7x32xf16>, tensor<2x1x1x7xf32>, tensor<2xi32>) -> (tensor<2x8x5x32xf16>, tensor<2x8x5xf32>)
   return %o, %lse : tensor<2x8x5x32xf16>, tensor<2x8x5xf32>
 }
 
 // CHECK-LABEL: func.func @attention_dynamic
-// CHECK: "fa.gridwise_attention"({{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>, tensor<?x4x?x96xbf16>) -> tensor<?x4x?x96xf32>
+// CHECK: "fa.gridwise_attention"({{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>, tensor<?x4x?x96xbf16>) -> tensor<?x4x?x96xf32>
 func.func @attention_dynamic(%q: tensor<?x4x?x80xbf16>, %k: tensor<?x4x?x80xbf16>, %v: tensor<?x4x?x96xbf16>) -> tensor<?x4x?x96xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>, tensor<?x4x?x96xbf16>) -> tensor<?x4x?x96xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>, tensor<?x4x?x96xbf16>) -> tensor<?x4x?x96xf32>
   return %o : tensor<?x4x?x96xf32>
 }
 
 // Q, K, V and O with heads after the sequence ([B, S, H, D]), and lse.
 // CHECK-LABEL: func.func @attention_bshd
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.250000e-01 : f32, v_bshd} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.250000e-01 : f32, v_bshd} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
 func.func @attention_bshd(%q: tensor<2x5x8x64xf16>, %k: tensor<2x7x2x64xf16>, %v: tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.125 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.125 : f32} : (tensor<2x5x8x64xf16>, tensor<2x7x2x64xf16>, tensor<2x7x2x32xf16>) -> (tensor<2x5x8x32xf16>, tensor<2x8x5xf32>)
   return %o, %lse : tensor<2x5x8x32xf16>, tensor<2x8x5xf32>
 }
 

@@ -10,7 +10,7 @@
 // AGREE-COUNT-4: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @alibi_causal_lowest
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #h = affine_map<(d0, d1, d2, d3) -> (d1)>

@@ -13,7 +13,7 @@
 // Shapes from tensor.dim through index_cast and torch-mlir's guard for a
 // view size of -1 (select(x < 0, _, x)), a dynamic batch merged as a product.
 // CHECK-LABEL: func.func @reshape_split_merge(
-// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x4x?x16xf32>, tensor<2x4x16x?xf32>, tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
+// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x4x?x16xf32>, tensor<2x4x16x?xf32>, tensor<2x4x?x16xf32>) -> tensor<2x4x?x16xf32>
 // CHECK-NOT: tensor.reshape
 // CHECK-NOT: linalg.softmax
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention

@@ -13,7 +13,7 @@
 // CHECK: %[[F:.*]] = arith.constant -3.40282347E+38 : f32
 // CHECK: %[[FILL:.*]] = tensor.splat %[[F]] : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FILL]] : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -102,7 +102,7 @@ func.func @pad_select_f16_min(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>
 // CHECK: %[[F:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[FILL:.*]] = tensor.splat %[[F]] : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FILL]] : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -146,7 +146,7 @@ func.func @pad_select_ninf(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %
 // CHECK: %[[F:.*]] = arith.constant -1.000000e+09 : f32
 // CHECK: %[[FILL:.*]] = tensor.splat %[[F]] : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FILL]] : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -192,7 +192,7 @@ func.func @pad_additive_select(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32
 // CHECK: %[[F:.*]] = arith.constant -6.550400e+04 : f32
 // CHECK: %[[FILL:.*]] = tensor.splat %[[F]] : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.select %{{.*}}, %{{.*}}, %[[FILL]] : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -242,7 +242,7 @@ func.func @additive_bias_tensor(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 // s + a constant [B, 1, 1, N] bias of 0 and finfo.min (no longer a crash: a constant has no operand to look through)
 // CHECK-LABEL: func.func @additive_bias_constant
 // CHECK: %[[BIAS:.*]] = arith.constant dense<{{.*}}> : tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -284,7 +284,7 @@ func.func @additive_bias_constant(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16x
 
 // select(j > i, finfo.min, s): every row keeps key 0, so causal_offset = 0
 // CHECK-LABEL: func.func @causal_select_lowest
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
@@ -413,7 +413,7 @@ func.func @kv_len_select_lowest(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf3
 
 // the same with -inf: the kv_len operand
 // CHECK-LABEL: func.func @kv_len_select_ninf
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg4) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg4) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #bj = affine_map<(d0, d1, d2, d3) -> (d0, d3)>

@@ -16,7 +16,7 @@
 // CHECK-LABEL: func.func @tosa_kv_len_finite
 // CHECK: %[[F:.*]] = arith.constant -3.40282347E+38 : f32
 // CHECK: %[[BIAS:.*]] = arith.select %{{.*}} : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[BIAS]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[BIAS]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
 // CHECK-NOT: tosa.greater_equal
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_kv_len_finite(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: tensor<4x8x64xf32>, %kv: tensor<2x1x1x1xi32>) -> tensor<4x1x64xf32> {

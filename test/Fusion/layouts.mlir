@@ -23,7 +23,7 @@
 // CHECK-NEXT: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [2, 24, 4, 32]
 // CHECK-NEXT: %[[K:.*]] = tensor.expand_shape %arg1 {{\[\[}}0], [1], [2, 3]] output_shape [2, 40, 4, 32]
 // CHECK-NEXT: %[[V:.*]] = tensor.expand_shape %arg2 {{\[\[}}0], [1], [2, 3]] output_shape [2, 40, 4, 32]
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%[[Q]], %[[K]], %[[V]]) {causal_offset = 16 : i64, k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 0.176776{{[0-9]+}} : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%[[Q]], %[[K]], %[[V]]) {causal_offset = 16 : i64, k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 0.176776{{[0-9]+}} : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: %[[R:.*]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1], [2, 3]] : tensor<2x24x4x32xf32> into tensor<2x24x128xf32>
 // CHECK-NEXT: return %[[R]]
 // CHECK-NOT: linalg.
@@ -79,7 +79,7 @@ func.func @torch_causal(%q: tensor<2x24x128xf32>, %k: tensor<2x40x128xf32>, %v: 
 // (K^T), tosa.matmul on tosa.reshape'd 3-D tensors; cross attention
 // (M = 24, N = 40).
 // CHECK-LABEL: func.func @tosa_bshd(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 0.176776{{[0-9]+}} : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 0.176776{{[0-9]+}} : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x24x4x32xf32>
 // CHECK-NOT: tosa.
 
@@ -122,7 +122,7 @@ func.func @tosa_bshd(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32xf32>, %v: t
 // k_transposed. V's head dim (16) differs from Q's (32). O [B, H, M, Dv] is
 // returned as it is: no o_bshd.
 // CHECK-LABEL: func.func @k_bhnd_generic(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x16xf32>) -> tensor<2x4x24x16xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x16xf32>) -> tensor<2x4x24x16xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x4x24x16xf32>
 // CHECK-NOT: linalg.
 
@@ -159,7 +159,7 @@ func.func @k_bhnd_generic(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32xf32>, 
 // 3b. K as [B, N, H, D] transposed [0, 2, 1, 3], then its last two dims
 // swapped by a second linalg.transpose (the existing K^T peel): k_bshd.
 // CHECK-LABEL: func.func @k_bhnd_then_last_two(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x24x4x32xf32>
 // CHECK-NOT: linalg.
 
@@ -193,7 +193,7 @@ func.func @k_bhnd_then_last_two(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32x
 // 4. Copying linalg.generics (input map (d0, d2, d1, d3), identity output)
 // as the transposes of V and of O; Q and K already [B, H, S, D].
 // CHECK-LABEL: func.func @generic_copies(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x4x24x32xf32>, tensor<2x4x40x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x4x24x32xf32>, tensor<2x4x40x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x24x4x32xf32>
 // CHECK-NOT: linalg.
 
@@ -233,7 +233,7 @@ func.func @generic_copies(%q: tensor<2x4x24x32xf32>, %k: tensor<2x4x40x32xf32>, 
 // over 2 groups that makes 4 heads: the op reads the unbroadcast [B, N, 2, D]
 // K and V.
 // CHECK-LABEL: func.func @gqa_bshd(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x2x32xf32>, tensor<2x40x2x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x2x32xf32>, tensor<2x40x2x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x24x4x32xf32>
 // CHECK-NOT: linalg.
 
@@ -272,7 +272,7 @@ func.func @gqa_bshd(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x2x32xf32>, %v: te
 // 6a. O's only user is its transpose, which itself has two users (returned
 // twice): still folds, and both results are the op's [B, M, H, Dv].
 // CHECK-LABEL: func.func @o_transpose_two_users(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]], %[[O]] :
 // CHECK-NOT: linalg.
 
@@ -305,7 +305,7 @@ func.func @o_transpose_two_users(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32
 // 6b. Negative: O [B, H, M, Dv] has a second user (returned beside its
 // transpose): no o_bshd, the transpose stays. Q, K, V still fold.
 // CHECK-LABEL: func.func @o_two_users(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x4x24x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x4x24x32xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x24x4x32xf32>
 // CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%[[O]] : tensor<2x4x24x32xf32>) outs(%[[E]] : tensor<2x24x4x32xf32>) permutation = [0, 2, 1, 3]
 // CHECK-NEXT: return %[[T]], %[[O]] :
@@ -343,7 +343,7 @@ func.func @o_two_users(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32xf32>, %v:
 // CHECK-LABEL: func.func @other_perms(
 // CHECK: %[[QT:.*]] = linalg.transpose ins(%arg0 : tensor<4x2x24x32xf32>) {{.*}} permutation = [1, 0, 2, 3]
 // CHECK: %[[KT:.*]] = linalg.transpose ins(%arg1 : tensor<2x32x4x40xf32>) {{.*}} permutation = [0, 2, 1, 3]
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%[[QT]], %[[KT]], %arg2) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x4x24x32xf32>, tensor<2x4x32x40xf32>, tensor<2x40x4x32xf32>) -> tensor<2x4x24x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%[[QT]], %[[KT]], %arg2) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x4x24x32xf32>, tensor<2x4x32x40xf32>, tensor<2x40x4x32xf32>) -> tensor<2x4x24x32xf32>
 // CHECK: %[[OT:.*]] = linalg.transpose ins(%[[O]] : tensor<2x4x24x32xf32>) {{.*}} permutation = [0, 2, 3, 1]
 // CHECK-NEXT: return %[[OT]] : tensor<2x24x32x4xf32>
 
@@ -379,7 +379,7 @@ func.func @other_perms(%q: tensor<4x2x24x32xf32>, %k: tensor<2x32x4x40xf32>, %v:
 // CHECK-LABEL: func.func @q_transpose_shared(
 // CHECK: %[[QT:.*]] = linalg.transpose ins(%arg0 : tensor<2x24x4x32xf32>) {{.*}} permutation = [0, 2, 1, 3]
 // CHECK-NEXT: %[[QC:.*]] = tensor.collapse_shape %[[QT]]
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x40x4x32xf32>, tensor<2x40x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]], %[[QC]] :
 // CHECK-NOT: linalg.transpose
 
@@ -412,7 +412,7 @@ func.func @q_transpose_shared(%q: tensor<2x24x4x32xf32>, %k: tensor<2x40x4x32xf3
 // 9. One transpose makes Q, K (then K^T by a last-two swap) and V, and O's
 // transpose writes into the input tensor: all fold onto the one source.
 // CHECK-LABEL: func.func @one_transpose_qkv(
-// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg0, %arg0) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>) -> tensor<2x24x4x32xf32>
+// CHECK-NEXT: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg0, %arg0) {k_bshd, o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32, v_bshd} : (tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>, tensor<2x24x4x32xf32>) -> tensor<2x24x4x32xf32>
 // CHECK-NEXT: return %[[O]] : tensor<2x24x4x32xf32>
 // CHECK-NOT: linalg.
 

@@ -9,7 +9,7 @@
 // CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2], [3]] output_shape [1, 4, 16, 8]
 // CHECK: %[[K:.*]] = tensor.expand_shape %arg1
 // CHECK: %[[V:.*]] = tensor.expand_shape %arg2
-// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%[[Q]], %[[K]], %[[V]]) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 2.500000e-01 : f32} : (tensor<1x4x16x8xf16>, tensor<1x4x32x8xf16>, tensor<1x4x32x8xf16>) -> tensor<1x4x16x8xf16>
+// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%[[Q]], %[[K]], %[[V]]) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32} : (tensor<1x4x16x8xf16>, tensor<1x4x32x8xf16>, tensor<1x4x32x8xf16>) -> tensor<1x4x16x8xf16>
 // CHECK: %[[R:.*]] = tensor.collapse_shape %[[O]] {{\[\[}}0, 1], [2], [3]]
 // CHECK-NOT: linalg.
 // CHECK: return %[[R]]
@@ -37,7 +37,7 @@ func.func @bmm_mul_scale(%q: tensor<4x16x8xf16>, %k: tensor<4x32x8xf16>, %v: ten
 // L1 2-D matmul, K given already transposed ([D, N]): k_transposed, no scale.
 // CHECK-LABEL: func.func @matmul_kt_given
 // CHECK: %[[K:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1, 2], [3]] output_shape [1, 1, 8, 32]
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %[[K]], %{{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<1x1x16x8xf32>, tensor<1x1x8x32xf32>, tensor<1x1x32x8xf32>) -> tensor<1x1x16x8xf32>
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %[[K]], %{{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<1x1x16x8xf32>, tensor<1x1x8x32xf32>, tensor<1x1x32x8xf32>) -> tensor<1x1x16x8xf32>
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]]
 // CHECK-NOT: linalg.
 func.func @matmul_kt_given(%q: tensor<16x8xf32>, %kt: tensor<8x32xf32>, %v: tensor<32x8xf32>) -> tensor<16x8xf32> {
@@ -55,7 +55,7 @@ func.func @matmul_kt_given(%q: tensor<16x8xf32>, %kt: tensor<8x32xf32>, %v: tens
 // L2 matmul whose indexing_maps transpose the right operand (K is [N, D]),
 // L4 division by sqrt(d).
 // CHECK-LABEL: func.func @matmul_maps_transpose_b
-// CHECK: "fa.gridwise_attention"{{.*}} {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.35355{{[0-9]+}} : f32} : (tensor<1x1x16x8xf32>, tensor<1x1x32x8xf32>, tensor<1x1x32x8xf32>)
+// CHECK: "fa.gridwise_attention"{{.*}} {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.35355{{[0-9]+}} : f32} : (tensor<1x1x16x8xf32>, tensor<1x1x32x8xf32>, tensor<1x1x32x8xf32>)
 func.func @matmul_maps_transpose_b(%q: tensor<16x8xf32>, %k: tensor<32x8xf32>, %v: tensor<32x8xf32>) -> tensor<16x8xf32> {
   %zero = arith.constant 0.0 : f32
   %d = arith.constant 2.8284271 : f32
@@ -79,7 +79,7 @@ func.func @matmul_maps_transpose_b(%q: tensor<16x8xf32>, %k: tensor<32x8xf32>, %
 // collapse_shape / expand_shape around 3-D batch_matmul; L4 scale on Q.
 // CHECK-LABEL: func.func @generic_transpose_4d
 // CHECK-NOT: tensor.expand_shape %arg
-// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x3x16x8xf32>, tensor<2x3x32x8xf32>, tensor<2x3x32x8xf32>) -> tensor<2x3x16x8xf32>
+// CHECK: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x3x16x8xf32>, tensor<2x3x32x8xf32>, tensor<2x3x32x8xf32>) -> tensor<2x3x16x8xf32>
 // CHECK-NEXT: return %[[O]]
 func.func @generic_transpose_4d(%q: tensor<2x3x16x8xf32>, %k: tensor<2x3x32x8xf32>, %v: tensor<2x3x32x8xf32>) -> tensor<2x3x16x8xf32> {
   %zero = arith.constant 0.0 : f32
@@ -112,7 +112,7 @@ func.func @generic_transpose_4d(%q: tensor<2x3x16x8xf32>, %k: tensor<2x3x32x8xf3
 // L4 sqrt(scale) on both Q and K (PyTorch math SDPA), 4-D contraction as a
 // linalg.generic whose maps contract over D with K as [N, D].
 // CHECK-LABEL: func.func @generic_contraction_sqrt_scale
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.12499{{[0-9]+}} : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.12499{{[0-9]+}} : f32}
 // CHECK-NOT: linalg.
 func.func @generic_contraction_sqrt_scale(%q: tensor<1x2x16x64xf32>, %k: tensor<1x2x24x64xf32>, %v: tensor<1x2x24x32xf32>) -> tensor<1x2x16x32xf32> {
   %zero = arith.constant 0.0 : f32

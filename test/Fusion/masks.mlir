@@ -9,7 +9,7 @@
 
 // linalg: index_cast(j) >= kv[b] inside a generic; kv_len is %kv as it is.
 // CHECK-LABEL: func.func @linalg_kv_len
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2xi32>) -> tensor<2x2x3x16xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2xi32>) -> tensor<2x2x3x16xf32>
 // CHECK-NOT: linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -77,7 +77,7 @@ func.func @linalg_kv_len(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v:
 // CHECK-DAG: %[[ZERO:.*]] = tensor.splat %{{.*}} : tensor<2x1x1x8xf32>
 // CHECK-DAG: %[[NINF:.*]] = tensor.splat %{{.*}} : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.select %[[PAD4]], %[[ZERO]], %[[NINF]] : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // CHECK-NOT: linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -144,7 +144,7 @@ func.func @linalg_padding_mask(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK: %[[SPLAT:.*]] = tensor.splat %[[ONE]] : tensor<2xi32>
 // CHECK: %[[LEN1:.*]] = arith.addi %[[LEN]], %[[SPLAT]] : tensor<2xi32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[LEN1]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x2x1x64xf32>, tensor<2x2x64x8xf32>, tensor<2x2x8x64xf32>, tensor<2xi32>) -> tensor<2x2x1x64xf32>
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[LEN1]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x2x1x64xf32>, tensor<2x2x64x8xf32>, tensor<2x2x8x64xf32>, tensor<2xi32>) -> tensor<2x2x1x64xf32>
 // CHECK-NOT: tosa.matmul
 // CHECK-NOT: tosa.greater
 func.func @tosa_kv_cache(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: tensor<4x8x64xf32>, %kv: tensor<2x1x1x1xi32>) -> tensor<4x1x64xf32> {
@@ -177,7 +177,7 @@ func.func @tosa_kv_cache(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: te
 // CHECK-LABEL: func.func @kv_len_per_head
 // CHECK: %[[KV:.*]] = tensor.collapse_shape %arg3 {{\[}}[0], [1, 2, 3]] : tensor<2x2x1x1xi32> into tensor<2x2xi32>
 // CHECK: %[[KV1:.*]] = arith.addi %[[KV]], %{{.*}} : tensor<2x2xi32>
-// CHECK: "fa.gridwise_attention"({{.*}}, %[[KV1]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.000000e+00 : f32} : ({{.*}}, tensor<2x2xi32>) -> tensor<2x2x1x64xf32>
+// CHECK: "fa.gridwise_attention"({{.*}}, %[[KV1]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : ({{.*}}, tensor<2x2xi32>) -> tensor<2x2x1x64xf32>
 func.func @kv_len_per_head(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: tensor<4x8x64xf32>, %kv: tensor<2x2x1x1xi32>) -> tensor<4x1x64xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -204,7 +204,7 @@ func.func @kv_len_per_head(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: 
 
 // linalg: a KV length per (batch, head), kv[b, h], becomes a [B, Hq] kv_len.
 // CHECK-LABEL: func.func @linalg_kv_len_per_head
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2xi64>) -> tensor<2x2x3x16xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2xi64>) -> tensor<2x2x3x16xf32>
 // CHECK-NOT: linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -267,7 +267,7 @@ func.func @linalg_kv_len_per_head(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16x
 
 // The same with f16 Q, K, V extended to f32 (the op keeps f16: the tensor-core kernel on NVIDIA).
 // CHECK-LABEL: func.func @linalg_kv_len_per_head_f16
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf16>, tensor<2x2x8x16xf16>, tensor<2x2x8x16xf16>, tensor<2x2xi64>) -> tensor<2x2x3x16xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x2x3x16xf16>, tensor<2x2x8x16xf16>, tensor<2x2x8x16xf16>, tensor<2x2xi64>) -> tensor<2x2x3x16xf32>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 #bh = affine_map<(d0, d1, d2, d3) -> (d0, d1)>

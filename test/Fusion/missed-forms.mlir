@@ -14,7 +14,7 @@
 // to f32 before the GEMMs, V [B, S, H, D] transposed to [B, H, S, D] after its
 // extension. The op reads the f16 tensors, V in place (v_bshd).
 // CHECK-LABEL: func.func @f16_v_transposed_after_extf(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 2.500000e-01 : f32, v_bshd} : (tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x8x2x16xf16>) -> tensor<1x2x8x16xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32, v_bshd} : (tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x8x2x16xf16>) -> tensor<1x2x8x16xf32>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -70,7 +70,7 @@ func.func @f16_v_transposed_after_extf(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x
 // Q and K transposed after their extension (K to K^T [B, H, D, S]), V not;
 // O rounded back to f16 by the source, as the op writes it.
 // CHECK-LABEL: func.func @f16_qk_transposed_after_extf(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, scale = 2.500000e-01 : f32} : (tensor<1x8x2x16xf16>, tensor<1x8x2x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf16>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {k_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 2.500000e-01 : f32} : (tensor<1x8x2x16xf16>, tensor<1x8x2x16xf16>, tensor<1x2x8x16xf16>) -> tensor<1x2x8x16xf16>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -181,7 +181,7 @@ func.func @bf16_v_with_f16_qk(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf16>
 // 2. A causal mask compared in float: keys j with float(j) > float(i) + 4
 // (sitofp of the indices, exact in f32 for these sizes) give causal_offset 4.
 // CHECK-LABEL: func.func @sitofp_causal(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -226,7 +226,7 @@ func.func @sitofp_causal(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x8x16xf32>, %v:
 
 // The same in bf16, whose integers are exact up to 256: the 8 keys are.
 // CHECK-LABEL: func.func @sitofp_causal_bf16(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @sitofp_causal_bf16(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x4x16xf32> {
@@ -316,7 +316,7 @@ func.func @sitofp_causal_bf16_inexact(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x3
 // (repeat_interleave: a broadcasting generic), Q and the repeated K scaled by
 // sqrt(scale) = 8^-1/4 each, K on the repeated [B, Hkv, G, N, D] tensor.
 // CHECK-LABEL: func.func @gqa_scaled_after_repeat(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
@@ -367,7 +367,7 @@ func.func @gqa_scaled_after_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf
 
 // The repeat and the scale of K in one generic.
 // CHECK-LABEL: func.func @gqa_scale_in_repeat(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
@@ -414,7 +414,7 @@ func.func @gqa_scale_in_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>,
 
 // TOSA: tosa.tile, then tosa.mul of the repeated K.
 // CHECK-LABEL: func.func @tosa_gqa_scaled_repeat(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.353553{{[0-9]*}} : f32} : (tensor<1x6x5x8xf32>, tensor<1x2x7x8xf32>, tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32>
 // CHECK-NOT: tosa.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_gqa_scaled_repeat(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8xf32>, %v: tensor<1x2x7x8xf32>) -> tensor<1x6x5x8xf32> {
@@ -566,7 +566,7 @@ func.func @gqa_k_repeated_head_major(%q: tensor<1x6x5x8xf32>, %k: tensor<1x2x7x8
 // CHECK: %[[INV:.*]] = arith.subf %[[ONE]], %arg3 : tensor<2x1x1x8xf32>
 // CHECK: %[[MIN:.*]] = tensor.splat %{{.*}} : tensor<2x1x1x8xf32>
 // CHECK: %[[BIAS:.*]] = arith.mulf %[[INV]], %[[MIN]] : tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[BIAS]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -740,7 +740,7 @@ func.func @bias_of_scores(%q: tensor<2x2x3x16xf32>, %k: tensor<2x2x8x16xf32>, %v
 // and merged back for P V.
 // CHECK-LABEL: func.func @single_head(
 // CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[}}[0, 1], [2], [3]] output_shape [2, 1, 5, 16]
-// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
+// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -768,7 +768,7 @@ func.func @single_head(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tenso
 // The same with the unit head dim grouped with B.
 // CHECK-LABEL: func.func @single_head_reassoc_left(
 // CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[}}[0, 1], [2], [3]] output_shape [2, 1, 5, 16]
-// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
+// CHECK: "fa.gridwise_attention"(%[[Q]], %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<2x1x5x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x1x5x16xf32>
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -823,7 +823,7 @@ func.func @unit_query_dim(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: te
 // 6. Scales written as a function of a constant head dim, folded as the source
 // computes them in f32: x * rsqrt(16).
 // CHECK-LABEL: func.func @scale_rsqrt(
-// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
 // CHECK-NOT: linalg.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -850,7 +850,7 @@ func.func @scale_rsqrt(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tens
 
 // x * (1 / sqrt(96)): 1/sqrt rounded twice in f32, as the source does.
 // CHECK-LABEL: func.func @scale_one_over_sqrt(
-// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.102062{{[0-9]*}} : f32}
+// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.102062{{[0-9]*}} : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @scale_one_over_sqrt(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
@@ -877,7 +877,7 @@ func.func @scale_one_over_sqrt(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, 
 
 // x / sqrt(64).
 // CHECK-LABEL: func.func @scale_div_sqrt(
-// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @scale_div_sqrt(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
@@ -957,7 +957,7 @@ func.func @scale_rsqrt_of_tensor(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>
 // TOSA: tosa.rsqrt of the head dim, and tosa.reciprocal of sqrt(d) (a
 // constant): scale 1/sqrt(32) either way.
 // CHECK-LABEL: func.func @tosa_rsqrt(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.176776{{[0-9]*}} : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.176776{{[0-9]*}} : f32}
 // CHECK-NOT: tosa.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_rsqrt(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x16x32xf32> {
@@ -990,7 +990,7 @@ func.func @tosa_rsqrt(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x32x32xf32>, %v: 
 // -----
 
 // CHECK-LABEL: func.func @tosa_reciprocal(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.176776{{[0-9]*}} : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.176776{{[0-9]*}} : f32}
 // CHECK-NOT: tosa.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_reciprocal(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x16x32xf32> {
@@ -1056,7 +1056,7 @@ func.func @tosa_rsqrt_of_tensor(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x32x32x
 // 7. TOSA with a single key (N = 1): the row max and sum keep their reduced dim,
 // of size 1 like the key dim they are read along.
 // CHECK-LABEL: func.func @tosa_one_key(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x16x32xf32>, tensor<1x4x1x32xf32>, tensor<1x4x1x32xf32>) -> tensor<1x4x16x32xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x16x32xf32>, tensor<1x4x1x32xf32>, tensor<1x4x1x32xf32>) -> tensor<1x4x16x32xf32>
 // CHECK-NOT: tosa.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_one_key(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x1x32xf32>, %v: tensor<1x4x1x32xf32>) -> tensor<1x4x16x32xf32> {
@@ -1128,7 +1128,7 @@ func.func @tosa_one_key_sum_over_heads(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4
 // 8. A TOSA decode step (M = 1) whose row iota, of one row, is the splat
 // constant 20 (the position decoded): keys j > 20 masked is causal_offset 20.
 // CHECK-LABEL: func.func @tosa_decode_causal(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 20 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x1x32xf32>, tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 20 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x1x32xf32>, tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32>
 // CHECK-NOT: tosa.
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_decode_causal(%q: tensor<1x4x1x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32> {
@@ -1166,7 +1166,7 @@ func.func @tosa_decode_causal(%q: tensor<1x4x1x32xf32>, %k: tensor<1x4x32x32xf32
 
 // The same as visible keys, row >= col, at position 7.
 // CHECK-LABEL: func.func @tosa_decode_visible(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 7 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 7 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_decode_visible(%q: tensor<1x4x1x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>) -> tensor<1x4x1x32xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>

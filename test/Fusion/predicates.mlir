@@ -135,7 +135,7 @@ func.func @cmpi_sle(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff j sgt i
 // CHECK-LABEL: func.func @cmpi_sgt
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -166,7 +166,7 @@ func.func @cmpi_sgt(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff j sge i
 // CHECK-LABEL: func.func @cmpi_sge
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -261,7 +261,7 @@ func.func @cmpi_ule(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff j ugt i
 // CHECK-LABEL: func.func @cmpi_ugt
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -292,7 +292,7 @@ func.func @cmpi_ugt(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff j uge i
 // CHECK-LABEL: func.func @cmpi_uge
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -323,7 +323,7 @@ func.func @cmpi_uge(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff i ult j
 // CHECK-LABEL: func.func @cmpi_ult_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -354,7 +354,7 @@ func.func @cmpi_ult_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff i ule j
 // CHECK-LABEL: func.func @cmpi_ule_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -385,7 +385,7 @@ func.func @cmpi_ule_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff i slt j
 // CHECK-LABEL: func.func @cmpi_slt_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -416,7 +416,7 @@ func.func @cmpi_slt_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff i sle j
 // CHECK-LABEL: func.func @cmpi_sle_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -481,7 +481,7 @@ func.func @cmpi_ugt_negative_offset(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %
 
 // the same compare signed: causal_offset = -3
 // CHECK-LABEL: func.func @cmpi_sgt_negative_offset
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -3 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -514,7 +514,7 @@ func.func @cmpi_sgt_negative_offset(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %
 
 // masked iff j ugt i + 2: both sides non-negative
 // CHECK-LABEL: func.func @cmpi_ugt_positive_offset
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 2 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 2 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -581,7 +581,7 @@ func.func @cmpi_uge_difference(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: te
 
 // masked iff (j - i) sge 1: causal_offset = 0
 // CHECK-LABEL: func.func @cmpi_sge_difference
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -646,7 +646,7 @@ func.func @cmpf_oeq(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff float j ogt i
 // CHECK-LABEL: func.func @cmpf_ogt
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -677,7 +677,7 @@ func.func @cmpf_ogt(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff float j oge i
 // CHECK-LABEL: func.func @cmpf_oge
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -836,7 +836,7 @@ func.func @cmpf_ueq(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff float j ugt i
 // CHECK-LABEL: func.func @cmpf_ugt
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -867,7 +867,7 @@ func.func @cmpf_ugt(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff float j uge i
 // CHECK-LABEL: func.func @cmpf_uge
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -994,7 +994,7 @@ func.func @cmpf_une(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tensor<8x4xf3
 
 // masked iff float i olt j
 // CHECK-LABEL: func.func @cmpf_olt_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -1025,7 +1025,7 @@ func.func @cmpf_olt_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff float i ult j
 // CHECK-LABEL: func.func @cmpf_ult_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = 0 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -1056,7 +1056,7 @@ func.func @cmpf_ult_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff float i ole j
 // CHECK-LABEL: func.func @cmpf_ole_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>
@@ -1087,7 +1087,7 @@ func.func @cmpf_ole_swapped(%q: tensor<8x4xf32>, %kt: tensor<4x8xf32>, %v: tenso
 
 // masked iff float i ule j
 // CHECK-LABEL: func.func @cmpf_ule_swapped
-// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}) {causal_offset = -1 : i64, k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #d0 = affine_map<(d0, d1) -> (d0)>

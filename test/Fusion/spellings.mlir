@@ -6,17 +6,17 @@
 
 // L3 + L5 + L6: decomposed softmax in generics, f16 GEMMs around an f32
 // softmax, /sqrt(d), [B,1,1,N] padding mask; 4-D through batch reshapes.
-// DECOMP: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x12x384x64xf16>, tensor<2x12x384x64xf16>, tensor<2x12x384x64xf16>, tensor<2x1x1x384xf32>) -> tensor<2x12x384x64xf16>
+// DECOMP: %[[O:.*]] = "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<2x12x384x64xf16>, tensor<2x12x384x64xf16>, tensor<2x12x384x64xf16>, tensor<2x1x1x384xf32>) -> tensor<2x12x384x64xf16>
 // DECOMP-NEXT: return %[[O]]
 
 // T1: tosa.matmul, mul, reduce_max, sub, exp, reduce_sum, reciprocal, mul, matmul (K given as K^T).
-// TOSA: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x16x128x64xf16>, tensor<1x16x64x128xf16>, tensor<1x16x128x64xf16>) -> tensor<1x16x128x64xf16>
+// TOSA: "fa.gridwise_attention"({{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x16x128x64xf16>, tensor<1x16x64x128xf16>, tensor<1x16x128x64xf16>) -> tensor<1x16x128x64xf16>
 // TOSA-NOT: tosa.
 
 // L5 causal built with linalg.index + cmpi + select, bottom-right aligned
 // (offset N - M = 4); reductions as linalg.reduce; 1/sum in its own generic.
 // CHECK-LABEL: func.func @causal_index_compare
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 4 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32}
 // CHECK-NOT: linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -87,7 +87,7 @@ func.func @causal_index_compare(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x8x16xf3
 // L5 causal as a constant upper-triangular -inf tensor [M, N] added to the
 // scores; a second, real [1,H,M,N] bias becomes the bias operand.
 // CHECK-LABEL: func.func @causal_constant_and_bias
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[B:.*]]) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x3xf32>)
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[B:.*]]) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.000000e+00 : f32} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x3xf32>)
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #mn = affine_map<(d0, d1, d2) -> (d1, d2)>
 func.func @causal_constant_and_bias(%q: tensor<2x3x4xf32>, %k: tensor<2x3x4xf32>, %v: tensor<2x3x4xf32>, %bias: tensor<2x3x3xf32>) -> tensor<2x3x4xf32> {
@@ -172,7 +172,7 @@ func.func @dynamic(%q: tensor<?x?x64xf16>, %k: tensor<?x?x64xf16>, %v: tensor<?x
 // GQA by reshape + tosa.tile, f16 GEMMs with tosa.cast to an f32 softmax,
 // causal by select(greater(col, row)) on iota constants.
 // CHECK-LABEL: func.func @tosa_gqa_causal_cast
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x6x64xf16>, tensor<1x2x6x64xf16>, tensor<1x2x6x64xf16>) -> tensor<1x4x6x64xf16>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x6x64xf16>, tensor<1x2x6x64xf16>, tensor<1x2x6x64xf16>) -> tensor<1x4x6x64xf16>
 // CHECK-NOT: tosa.matmul
 func.func @tosa_gqa_causal_cast(%q: tensor<1x4x6x64xf16>, %k: tensor<1x2x6x64xf16>, %v: tensor<1x2x6x64xf16>) -> tensor<1x4x6x64xf16> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>

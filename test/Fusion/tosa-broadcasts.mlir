@@ -11,7 +11,7 @@
 // WHY-COUNT-3: remark: fa-fuse-attention: fused into fa.gridwise_attention
 
 // CHECK-LABEL: func.func @migraphx_softmax(
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x16x32xf32>, tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x4x16x32xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32} : (tensor<1x4x16x32xf32>, tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x4x16x32xf32>
 // CHECK-NOT: tosa.reduce_max
 func.func @migraphx_softmax(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x32x32xf32>, %v: tensor<1x4x32x32xf32>, %mask: tensor<1x1x1x32xf32>) -> tensor<1x4x16x32xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>

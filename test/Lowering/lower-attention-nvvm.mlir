@@ -74,7 +74,7 @@
 // MMA-NOT: call @fa_blockwise_{{[a-z]+}}_{{[0-9]+}}(
 // WRONG: error: fa-lower-blockwise: register fragments are lowered only with target=nvvm
 func.func @f16_causal_gqa(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x77x64xf16>, %v: tensor<1x2x77x64xf16>) -> tensor<1x4x100x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = -2 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = -2 : i64}
       : (tensor<1x4x100x64xf16>, tensor<1x2x77x64xf16>, tensor<1x2x77x64xf16>) -> tensor<1x4x100x64xf16>
   return %o : tensor<1x4x100x64xf16>
 }
@@ -94,7 +94,7 @@ func.func @f16_causal_gqa(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x77x64xf16>,
 // MMA-LABEL: func.func @bf16_bias_lse(
 // MMA: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, %v: tensor<2x2x40x96xbf16>, %bias: tensor<2x1x1x40xf32>, %kvl: tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, scale = 0.1 : f32, block_m = 32 : i64, block_n = 32 : i64, warps = 2 : i64, pv_split = 1 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, scale = 0.1 : f32, block_m = 32 : i64, block_n = 32 : i64, warps = 2 : i64, pv_split = 1 : i64}
       : (tensor<2x2x5x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x2x40x96xbf16>, tensor<2x1x1x40xf32>, tensor<2xi32>) -> (tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>)
   return %o, %lse : tensor<2x2x5x96xbf16>, tensor<2x2x5xf32>
 }
@@ -112,12 +112,12 @@ func.func @bf16_bias_lse(%q: tensor<2x2x5x96xbf16>, %k: tensor<2x2x40x96xbf16>, 
 // CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %[[H2:[a-z0-9_]+]], %[[B2:[a-z0-9_]+]]) in
 // CHECK: memref.load %{{.*}}[%[[B2]], %[[H2]]] : memref<?x?xi64
 func.func @kv_len_per_head(%q: tensor<2x4x5x64xf16>, %k: tensor<2x2x40x64xf16>, %v: tensor<2x2x40x64xf16>, %kvl: tensor<2x4xi64>) -> tensor<2x4x5x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x4x5x64xf16>, tensor<2x2x40x64xf16>, tensor<2x2x40x64xf16>, tensor<2x4xi64>) -> tensor<2x4x5x64xf16>
   return %o : tensor<2x4x5x64xf16>
 }
 func.func @kv_len_per_head_f32(%q: tensor<2x4x5x64xf32>, %k: tensor<2x2x40x64xf32>, %v: tensor<2x2x40x64xf32>, %kvl: tensor<2x4xi64>) -> tensor<2x4x5x64xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kvl) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x4x5x64xf32>, tensor<2x2x40x64xf32>, tensor<2x2x40x64xf32>, tensor<2x4xi64>) -> tensor<2x4x5x64xf32>
   return %o : tensor<2x4x5x64xf32>
 }
@@ -129,7 +129,7 @@ func.func @kv_len_per_head_f32(%q: tensor<2x4x5x64xf32>, %k: tensor<2x2x40x64xf3
 // CHECK: gpu.launch blocks({{.*}}) workgroup(
 // CHECK-NOT: layout = "mma_m16n8k16"
 func.func @f32_portable(%q: tensor<1x1x16x64xf32>, %k: tensor<1x1x16x64xf32>, %v: tensor<1x1x16x64xf32>) -> tensor<1x1x16x64xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>, tensor<1x1x16x64xf32>) -> tensor<1x1x16x64xf32>
   return %o : tensor<1x1x16x64xf32>
 }
@@ -147,7 +147,7 @@ func.func @f32_portable(%q: tensor<1x1x16x64xf32>, %k: tensor<1x1x16x64xf32>, %v
 // CHECK: "fa.blockwise_gemm"{{.*}}layout = "mma_m16n8k16", transpose_b
 // CHECK-NOT: k_transposed
 func.func @bf16_k_transposed(%q: tensor<2x4x17x64xbf16>, %k: tensor<2x4x64x29xbf16>, %v: tensor<2x4x29x64xbf16>) -> tensor<2x4x17x64xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32}
       : (tensor<2x4x17x64xbf16>, tensor<2x4x64x29xbf16>, tensor<2x4x29x64xbf16>) -> tensor<2x4x17x64xf32>
   return %o : tensor<2x4x17x64xf32>
 }
@@ -161,7 +161,7 @@ func.func @bf16_k_transposed(%q: tensor<2x4x17x64xbf16>, %k: tensor<2x4x64x29xbf
 // CHECK: call @fa_attention_{{[0-9]+}}_k(%arg1) : (tensor<1x2x128x40xf16>) -> tensor<1x2x40x128xf16>
 // CHECK: "fa.blockwise_gemm"{{.*}}layout = "mma_m16n8k16", transpose_b
 func.func @f16_k_transposed_big_tiles(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2x128x40xf16>, %v: tensor<1x2x40x128xf16>) -> tensor<1x2x33x128xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.0625 : f32, block_m = 64 : i64, block_n = 64 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.0625 : f32, block_m = 64 : i64, block_n = 64 : i64}
       : (tensor<1x2x33x128xf16>, tensor<1x2x128x40xf16>, tensor<1x2x40x128xf16>) -> tensor<1x2x33x128xf16>
   return %o : tensor<1x2x33x128xf16>
 }
@@ -188,7 +188,7 @@ func.func @f16_k_transposed_big_tiles(%q: tensor<1x2x33x128xf16>, %k: tensor<1x2
 // CHECK: "fa.blockwise_gemm"
 // CHECK: scf.yield
 func.func @f16_two_stages(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, %v: tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32, stages = 2 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32, stages = 2 : i64}
       : (tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>, tensor<?x?x?x128xf16>) -> tensor<?x?x?x128xf16>
   return %o : tensor<?x?x?x128xf16>
 }
@@ -201,7 +201,7 @@ func.func @f16_two_stages(%q: tensor<?x?x?x128xf16>, %k: tensor<?x?x?x128xf16>, 
 // CHECK-NOT: _decode
 // CHECK: return
 func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf16>, %v: tensor<2x16x1024x64xf16>) -> tensor<2x16x1024x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x16x1024x64xf16>, tensor<2x16x1024x64xf16>, tensor<2x16x1024x64xf16>) -> tensor<2x16x1024x64xf16>
   return %o : tensor<2x16x1024x64xf16>
 }
@@ -274,7 +274,7 @@ func.func @f16_no_split(%q: tensor<2x16x1024x64xf16>, %k: tensor<2x16x1024x64xf1
 // CHECK: } else {
 // CHECK: call @[[DEC]](
 func.func @f16_decode_split(%q: tensor<1x32x1x128xf16>, %k: tensor<1x8x8192x128xf16>, %v: tensor<1x8x8192x128xf16>) -> (tensor<1x32x1x128xf16>, tensor<1x32x1xf32>) {
-  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = 8191 : i64}
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = 8191 : i64}
       : (tensor<1x32x1x128xf16>, tensor<1x8x8192x128xf16>, tensor<1x8x8192x128xf16>) -> (tensor<1x32x1x128xf16>, tensor<1x32x1xf32>)
   return %o, %l : tensor<1x32x1x128xf16>, tensor<1x32x1xf32>
 }
@@ -299,7 +299,7 @@ func.func @f16_decode_split(%q: tensor<1x32x1x128xf16>, %k: tensor<1x8x8192x128x
 // function's do (checked by the count below, over the whole file).
 // SWZ: 3
 func.func @f16_decode(%q: tensor<1x8x1x128xf16>, %k: tensor<1x2x4096x128xf16>, %v: tensor<1x2x4096x128xf16>) -> tensor<1x8x1x128xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x8x1x128xf16>, tensor<1x2x4096x128xf16>, tensor<1x2x4096x128xf16>) -> tensor<1x8x1x128xf16>
   return %o : tensor<1x8x1x128xf16>
 }

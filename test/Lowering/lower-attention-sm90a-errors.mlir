@@ -9,7 +9,7 @@ func.func private @faRuntimeGetMultiprocessorCount() -> i64
 
 func.func @d128(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16> {
   // expected-error @+1 {{fa-lower-attention: cannot add the kernel to the module (the error before says why)}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32}
       : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
   return %o : tensor<1x2x300x128xf16>
 }

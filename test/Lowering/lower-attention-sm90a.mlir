@@ -86,7 +86,7 @@
 // WG: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.ne.b32 p, $133, 0; wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, {$128, $129, $130, $131}, $132, p, 1, 1, 1; }"
 // WG-NOT: fa.blockwise
 func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32}
       : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
   return %o : tensor<2x4x200x128xf16>
 }
@@ -114,7 +114,7 @@ func.func @d128_gqa(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v
 // CHECK-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?x?x?xf32, strided<[?, ?, ?, 1], offset: ?>>, vector<2xf32>
 func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x2000x64xbf16>, %v: tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x300x64xbf16>, tensor<1x2x2000x64xbf16>, tensor<1x2x2000x64xbf16>) -> tensor<1x2x300x64xf32>
   return %o : tensor<1x2x300x64xf32>
 }
@@ -129,7 +129,7 @@ func.func @d64_f32_out(%q: tensor<1x2x300x64xbf16>, %k: tensor<1x2x2000x64xbf16>
 // WG-LABEL: func.func @d80(
 // WG: wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16
 func.func @d80(%q: tensor<1x2x300x80xf16>, %k: tensor<1x2x300x80xf16>, %v: tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.11 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.11 : f32}
       : (tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>, tensor<1x2x300x80xf16>) -> tensor<1x2x300x80xf16>
   return %o : tensor<1x2x300x80xf16>
 }
@@ -141,7 +141,7 @@ func.func @d80(%q: tensor<1x2x300x80xf16>, %k: tensor<1x2x300x80xf16>, %v: tenso
 // CHECK-NOT: wgmma_m64
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "mma_m16n8k16", transpose_b}
 func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32, block_m = 64 : i64, warps = 4 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, block_m = 64 : i64, warps = 4 : i64}
       : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
   return %o : tensor<1x2x300x64xf16>
 }
@@ -163,7 +163,7 @@ func.func @tuned(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: ten
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<32xf16>
 func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
   return %o : tensor<2x2x300x64xf16>
 }
@@ -186,7 +186,7 @@ func.func @kv_len_zeroing(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x300x64xf16>
 // CHECK: "fa.blockwise_gemm"({{.*}}) {layout = "wgmma_m64"} : (vector<32xf16>, memref<1x64x64xf16, {{.*}}>, vector<32xf32>) -> vector<32xf32>
 // CHECK-NOT: {async
 func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) -> tensor<1x2x300x64xf16>
   return %o : tensor<1x2x300x64xf16>
 }
@@ -213,7 +213,7 @@ func.func @d64_few_keys(%q: tensor<1x2x300x64xf16>, %k: tensor<1x2x300x64xf16>, 
 // CHECK: } else {
 // CHECK: call @fa_attention_0_main_many(
 func.func @d64_dynamic_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
       : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
@@ -229,7 +229,7 @@ func.func @d64_dynamic_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, 
 // CHECK: nvvm.setmaxregister increase 240
 // CHECK-NOT: main_few
 func.func @d64_bias(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>, %bias: tensor<1x1x1x1xf16>) -> tensor<1x2x?x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x1x1x1xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
@@ -243,7 +243,7 @@ func.func @d64_bias(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tens
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c640{{.*}}
 // CHECK-NOT: main_few
 func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>, %v: tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x?x64xf16>, tensor<1x2x2000x64xf16>, tensor<1x2x2000x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>
 }
@@ -279,11 +279,11 @@ func.func @d64_static_keys(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x2000x64xf16>
 // CHECK: arith.select %[[SHORT]], %[[FAR]], %[[HALF]] : i32
 // CHECK: func.func private @fa_attention_2_t(
 func.func @two_persistent(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>) -> (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) {
-  %o1 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+  %o1 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32}
       : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
-  %o2 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.5 : f32}
+  %o2 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.5 : f32}
       : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
-  %o3 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = 0 : i64}
+  %o3 = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = 0 : i64}
       : (tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) -> tensor<1x2x300x128xf16>
   return %o1, %o2, %o3 : tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>
 }
@@ -301,9 +301,9 @@ func.func @two_persistent(%q: tensor<1x2x300x128xf16>, %k: tensor<1x2x300x128xf1
 // CHECK-NOT: func.func private @faRuntimeGetMultiprocessorCount
 func.func private @faRuntimeGetMultiprocessorCount() -> i32
 func.func @declared_sms(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> (tensor<2x4x200x128xf16>, tensor<2x4x200x128xf16>) {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32}
       : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
-  %p = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.05 : f32}
+  %p = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.05 : f32}
       : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
   return %o, %p : tensor<2x4x200x128xf16>, tensor<2x4x200x128xf16>
 }

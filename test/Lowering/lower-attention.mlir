@@ -38,6 +38,6 @@
 // GPUTHREADS-NOT: "fa.
 
 func.func @attention(%q: tensor<2x8x128x64xf32>, %k: tensor<2x8x64x128xf32>, %v: tensor<2x8x128x64xf32>) -> tensor<2x8x128x64xf32> {
-  %0 = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, scale = 0.125 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>} : (tensor<2x8x128x64xf32>, tensor<2x8x64x128xf32>, tensor<2x8x128x64xf32>) -> tensor<2x8x128x64xf32>
+  %0 = "fa.gridwise_attention"(%q, %k, %v) {k_transposed, scale = 0.125 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>} : (tensor<2x8x128x64xf32>, tensor<2x8x64x128xf32>, tensor<2x8x128x64xf32>) -> tensor<2x8x128x64xf32>
   return %0 : tensor<2x8x128x64xf32>
 }

@@ -39,7 +39,7 @@
 // CHECK: call @fa_attention_0(%[[QT]], %[[KT]], %[[VT]], %[[OT]], %[[LC]])
 // CHECK: bufferization.to_tensor %[[O]]
 func.func @bshd(%q: tensor<2x?x8x64xf16>, %k: tensor<2x?x2x64xf16>, %v: tensor<2x?x2x64xf16>) -> (tensor<2x?x8x64xf16>, tensor<2x8x?xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.125 : f32, causal_offset = 0 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.125 : f32, causal_offset = 0 : i64}
       : (tensor<2x?x8x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x2x64xf16>) -> (tensor<2x?x8x64xf16>, tensor<2x8x?xf32>)
   return %o, %lse : tensor<2x?x8x64xf16>, tensor<2x8x?xf32>
 }
@@ -51,7 +51,7 @@ func.func @bshd(%q: tensor<2x?x8x64xf16>, %k: tensor<2x?x2x64xf16>, %v: tensor<2
 // CHECK-NOT: memref.transpose
 // CHECK: call @fa_attention_1(%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}, %[[VT]], %{{[a-z_0-9]+}})
 func.func @v_only(%q: tensor<1x4x40x32xf16>, %k: tensor<1x4x40x32xf16>, %v: tensor<1x40x4x32xf16>) -> tensor<1x4x40x32xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, v_bshd, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, v_bshd, scale = 0.125 : f32}
       : (tensor<1x4x40x32xf16>, tensor<1x4x40x32xf16>, tensor<1x40x4x32xf16>) -> tensor<1x4x40x32xf16>
   return %o : tensor<1x4x40x32xf16>
 }

@@ -23,7 +23,7 @@
 // CHECK-NOT: fa.gridwise_attention
 // CHECK: func.func private @fa_reference_0(
 func.func @gqa_bias_kvlen_causal_lse(%q: tensor<2x4x20x64xf16>, %k: tensor<2x2x37x64xf16>, %v: tensor<2x2x37x32xf16>, %bias: tensor<2x1x1x37xf32>, %len: tensor<2xi32>) -> (tensor<2x4x20x32xf16>, tensor<2x4x20xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 3 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 3 : i64}
       : (tensor<2x4x20x64xf16>, tensor<2x2x37x64xf16>, tensor<2x2x37x32xf16>, tensor<2x1x1x37xf32>, tensor<2xi32>) -> (tensor<2x4x20x32xf16>, tensor<2x4x20xf32>)
   return %o, %lse : tensor<2x4x20x32xf16>, tensor<2x4x20xf32>
 }
@@ -32,7 +32,7 @@ func.func @gqa_bias_kvlen_causal_lse(%q: tensor<2x4x20x64xf16>, %k: tensor<2x2x3
 
 // CHECK-LABEL: func.func @f32_mqa_negative_offset(
 func.func @f32_mqa_negative_offset(%q: tensor<1x3x17x80xf32>, %k: tensor<1x1x29x80xf32>, %v: tensor<1x1x29x96xf32>) -> (tensor<1x3x17x96xf32>, tensor<1x3x17xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = -4 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = -4 : i64}
       : (tensor<1x3x17x80xf32>, tensor<1x1x29x80xf32>, tensor<1x1x29x96xf32>) -> (tensor<1x3x17x96xf32>, tensor<1x3x17xf32>)
   return %o, %lse : tensor<1x3x17x96xf32>, tensor<1x3x17xf32>
 }
@@ -41,7 +41,7 @@ func.func @f32_mqa_negative_offset(%q: tensor<1x3x17x80xf32>, %k: tensor<1x1x29x
 
 // CHECK-LABEL: func.func @bf16_k_transposed_head_bias(
 func.func @bf16_k_transposed_head_bias(%q: tensor<2x2x9x32xbf16>, %k: tensor<2x2x32x24xbf16>, %v: tensor<2x2x24x32xbf16>, %bias: tensor<1x2x9x24xbf16>) -> tensor<2x2x9x32xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 0.5 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 0.5 : f32}
       : (tensor<2x2x9x32xbf16>, tensor<2x2x32x24xbf16>, tensor<2x2x24x32xbf16>, tensor<1x2x9x24xbf16>) -> tensor<2x2x9x32xf32>
   return %o : tensor<2x2x9x32xf32>
 }
@@ -50,7 +50,7 @@ func.func @bf16_k_transposed_head_bias(%q: tensor<2x2x9x32xbf16>, %k: tensor<2x2
 
 // CHECK-LABEL: func.func @kvlen_per_head_decode(
 func.func @kvlen_per_head_decode(%q: tensor<3x4x1x64xf16>, %k: tensor<3x2x48x64xf16>, %v: tensor<3x2x48x64xf16>, %len: tensor<3x4xi64>) -> tensor<3x4x1x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<3x4x1x64xf16>, tensor<3x2x48x64xf16>, tensor<3x2x48x64xf16>, tensor<3x4xi64>) -> tensor<3x4x1x64xf16>
   return %o : tensor<3x4x1x64xf16>
 }
@@ -60,7 +60,7 @@ func.func @kvlen_per_head_decode(%q: tensor<3x4x1x64xf16>, %k: tensor<3x2x48x64x
 // Dynamic dims: drawn by fa-check per input.
 // CHECK-LABEL: func.func @dynamic(
 func.func @dynamic(%q: tensor<?x2x?x16xf32>, %k: tensor<?x2x?x16xf32>, %v: tensor<?x2x?x16xf32>) -> tensor<?x2x?x16xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.25 : f32, causal_offset = 0 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.25 : f32, causal_offset = 0 : i64}
       : (tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32>) -> tensor<?x2x?x16xf32>
   return %o : tensor<?x2x?x16xf32>
 }
@@ -71,7 +71,7 @@ func.func @dynamic(%q: tensor<?x2x?x16xf32>, %k: tensor<?x2x?x16xf32>, %v: tenso
 // CHECK-LABEL: func.func @inf_bias(
 func.func @inf_bias(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, %v: tensor<1x1x8x16xf32>) -> (tensor<1x1x8x16xf32>, tensor<1x1x8xf32>) {
   %bias = arith.constant dense<[[[[0xFF800000], [0.0], [0xFF800000], [1.0], [0.0], [0xFF800000], [2.0], [0.0]]]]> : tensor<1x1x8x1xf32>
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, scale = 0.25 : f32}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 0.25 : f32}
       : (tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x1xf32>) -> (tensor<1x1x8x16xf32>, tensor<1x1x8xf32>)
   return %o, %lse : tensor<1x1x8x16xf32>, tensor<1x1x8xf32>
 }
@@ -88,7 +88,7 @@ func.func @inf_bias(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, %v: tens
 // CHECK: %[[OE:.*]] = tensor.empty(%{{.*}}) : tensor<?x?x?x?xf16>
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[OMAP]]]{{.*}} outs(%[[OE]] :
 func.func @bshd_gqa_causal_lse(%q: tensor<2x21x4x32xf16>, %k: tensor<2x35x2x32xf16>, %v: tensor<2x35x2x48xf16>) -> (tensor<2x21x4x48xf16>, tensor<2x4x21xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.2 : f32, causal_offset = 14 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, k_bshd, v_bshd, o_bshd, scale = 0.2 : f32, causal_offset = 14 : i64}
       : (tensor<2x21x4x32xf16>, tensor<2x35x2x32xf16>, tensor<2x35x2x48xf16>) -> (tensor<2x21x4x48xf16>, tensor<2x4x21xf32>)
   return %o, %lse : tensor<2x21x4x48xf16>, tensor<2x4x21xf32>
 }
@@ -98,7 +98,7 @@ func.func @bshd_gqa_causal_lse(%q: tensor<2x21x4x32xf16>, %k: tensor<2x35x2x32xf
 // Mixed layouts, K stored transposed, a bias, dynamic dims.
 // CHECK-LABEL: func.func @bshd_mixed_dynamic(
 func.func @bshd_mixed_dynamic(%q: tensor<?x?x3x16xbf16>, %k: tensor<?x3x16x?xbf16>, %v: tensor<?x?x3x16xbf16>, %bias: tensor<1x3x1x1xf32>) -> tensor<?x3x?x16xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>, q_bshd, k_transposed, v_bshd, scale = 0.25 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, q_bshd, k_transposed, v_bshd, scale = 0.25 : f32}
       : (tensor<?x?x3x16xbf16>, tensor<?x3x16x?xbf16>, tensor<?x?x3x16xbf16>, tensor<1x3x1x1xf32>) -> tensor<?x3x?x16xf32>
   return %o : tensor<?x3x?x16xf32>
 }

@@ -6,7 +6,7 @@
 func.func @no_kv_heads(%q: tensor<1x2x4x16xf32>, %k: tensor<1x0x4x16xf32>, %v: tensor<1x0x4x16xf32>) {
   // (A {{regex}} inside the message, the rest literal: parentheses and dots escaped.)
   // expected-error @+1 {{'fa.gridwise_attention' op KV heads (K dimension {{[0-9]+}}) must be positive, got 0}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<1x2x4x16xf32>, tensor<1x0x4x16xf32>, tensor<1x0x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<1x2x4x16xf32>, tensor<1x0x4x16xf32>, tensor<1x0x4x16xf32>) -> tensor<1x2x4x16xf32>
   return
 }
 
@@ -14,14 +14,14 @@ func.func @no_kv_heads(%q: tensor<1x2x4x16xf32>, %k: tensor<1x0x4x16xf32>, %v: t
 
 func.func @misspelt(%q: tensor<1x2x4x16xf32>, %k: tensor<1x1x4x16xf32>, %v: tensor<1x1x4x16xf32>) {
   // expected-error @+1 {{'fa.gridwise_attention' op has unknown attribute 'num_splits'}}
-  %o = "fa.gridwise_attention"(%q, %k, %v) {num_splits = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<1x2x4x16xf32>, tensor<1x1x4x16xf32>, tensor<1x1x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {num_splits = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<1x2x4x16xf32>, tensor<1x1x4x16xf32>, tensor<1x1x4x16xf32>) -> tensor<1x2x4x16xf32>
   return
 }
 
 // -----
 
 func.func @known(%q: tensor<1x2x4x16xf32>, %k: tensor<1x1x16x4xf32>, %v: tensor<1x1x4x16xf32>) {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = 0 : i64, k_transposed, mydialect.note = "kept", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 1.0 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<1x2x4x16xf32>, tensor<1x1x16x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v) {block_m = 64 : i64, block_n = 32 : i64, causal_offset = 0 : i64, k_transposed, mydialect.note = "kept", operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.0 : f32, stages = 2 : i64, warps = 4 : i64} : (tensor<1x2x4x16xf32>, tensor<1x1x16x4xf32>, tensor<1x1x4x16xf32>) -> tensor<1x2x4x16xf32>
   return
 }
 
@@ -64,7 +64,7 @@ func.func @fragments(%a: vector<8xf16>, %b: memref<16x16xf16>, %c: vector<8xf32>
 
 // kv_len is [B] or [B, Hq]; a rank-2 length must have Hq columns.
 func.func @kv_len_per_head_ok(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x4xi32>) {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4xi32>) -> tensor<2x4x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4xi32>) -> tensor<2x4x4x16xf32>
   return
 }
 
@@ -72,7 +72,7 @@ func.func @kv_len_per_head_ok(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>
 
 func.func @kv_len_per_kv_head(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x2xi32>) {
   // expected-error @+1 {{'fa.gridwise_attention' op kv_len dimension 1 (query heads) is 2, expected 4}}
-  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2xi32>) -> tensor<2x4x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2xi32>) -> tensor<2x4x4x16xf32>
   return
 }
 
@@ -80,6 +80,6 @@ func.func @kv_len_per_kv_head(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>
 
 func.func @kv_len_rank3(%q: tensor<2x4x4x16xf32>, %k: tensor<2x2x4x16xf32>, %v: tensor<2x2x4x16xf32>, %kv: tensor<2x4x1xi32>) {
   // expected-error @+1 {{'fa.gridwise_attention' op kv_len must be a rank-1 tensor of per-batch lengths or a rank-2 tensor of per-(batch, query head) lengths}}
-  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4x1xi32>) -> tensor<2x4x4x16xf32>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %kv) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 1.0 : f32} : (tensor<2x4x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x2x4x16xf32>, tensor<2x4x1xi32>) -> tensor<2x4x4x16xf32>
   return
 }

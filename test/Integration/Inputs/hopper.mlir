@@ -11,7 +11,7 @@
 
 // GQA, tails in M and N.
 func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16>, %v: tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32}
       : (tensor<2x4x200x128xf16>, tensor<2x2x300x128xf16>, tensor<2x2x300x128xf16>) -> tensor<2x4x200x128xf16>
   return %o : tensor<2x4x200x128xf16>
 }
@@ -20,7 +20,7 @@ func.func @gqa_tails_f16(%q: tensor<2x4x200x128xf16>, %k: tensor<2x2x300x128xf16
 
 // Causal (top-left) with lse, D = 64.
 func.func @causal_lse_f16(%q: tensor<1x3x333x64xf16>, %k: tensor<1x3x333x64xf16>, %v: tensor<1x3x333x64xf16>) -> (tensor<1x3x333x64xf16>, tensor<1x3x333xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64}
       : (tensor<1x3x333x64xf16>, tensor<1x3x333x64xf16>, tensor<1x3x333x64xf16>) -> (tensor<1x3x333x64xf16>, tensor<1x3x333xf32>)
   return %o, %lse : tensor<1x3x333x64xf16>, tensor<1x3x333xf32>
 }
@@ -29,7 +29,7 @@ func.func @causal_lse_f16(%q: tensor<1x3x333x64xf16>, %k: tensor<1x3x333x64xf16>
 
 // D = 256, bf16.
 func.func @d256_bf16(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x150x256xbf16>, %v: tensor<1x2x150x256xbf16>) -> tensor<1x2x130x256xbf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.0625 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.0625 : f32}
       : (tensor<1x2x130x256xbf16>, tensor<1x2x150x256xbf16>, tensor<1x2x150x256xbf16>) -> tensor<1x2x130x256xbf16>
   return %o : tensor<1x2x130x256xbf16>
 }
@@ -39,7 +39,7 @@ func.func @d256_bf16(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x150x256xbf16>,
 // Causal, negative offset: the first 40 rows see no key (O = 0, lse = -inf);
 // f32 output.
 func.func @causal_masked_rows_f16(%q: tensor<1x2x170x128xf16>, %k: tensor<1x2x130x128xf16>, %v: tensor<1x2x130x128xf16>) -> (tensor<1x2x170x128xf32>, tensor<1x2x170xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = -40 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = -40 : i64}
       : (tensor<1x2x170x128xf16>, tensor<1x2x130x128xf16>, tensor<1x2x130x128xf16>) -> (tensor<1x2x170x128xf32>, tensor<1x2x170xf32>)
   return %o, %lse : tensor<1x2x170x128xf32>, tensor<1x2x170xf32>
 }
@@ -49,7 +49,7 @@ func.func @causal_masked_rows_f16(%q: tensor<1x2x170x128xf16>, %k: tensor<1x2x13
 // A bias per (batch, query, key), broadcast over heads; kv_len per batch
 // (0 masks batch 1: O = 0).
 func.func @bias_kvlen_f16(%q: tensor<2x4x150x64xf16>, %k: tensor<2x4x260x64xf16>, %v: tensor<2x4x260x64xf16>, %bias: tensor<2x1x150x260xf16>, %len: tensor<2xi32>) -> tensor<2x4x150x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %bias, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x4x150x64xf16>, tensor<2x4x260x64xf16>, tensor<2x4x260x64xf16>, tensor<2x1x150x260xf16>, tensor<2xi32>) -> tensor<2x4x150x64xf16>
   return %o : tensor<2x4x150x64xf16>
 }
@@ -58,7 +58,7 @@ func.func @bias_kvlen_f16(%q: tensor<2x4x150x64xf16>, %k: tensor<2x4x260x64xf16>
 
 // Dv != D (D = 192, Dv = 64), bottom-right causal, MQA.
 func.func @dv_ne_d_causal_f16(%q: tensor<1x4x140x192xf16>, %k: tensor<1x1x180x192xf16>, %v: tensor<1x1x180x64xf16>) -> tensor<1x4x140x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.072 : f32, causal_offset = 40 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.072 : f32, causal_offset = 40 : i64}
       : (tensor<1x4x140x192xf16>, tensor<1x1x180x192xf16>, tensor<1x1x180x64xf16>) -> tensor<1x4x140x64xf16>
   return %o : tensor<1x4x140x64xf16>
 }
@@ -68,7 +68,7 @@ func.func @dv_ne_d_causal_f16(%q: tensor<1x4x140x192xf16>, %k: tensor<1x1x180x19
 // D = 80, bf16, causal: Q and K in two chunks of 64 columns (the second
 // zero-filled past 80), P V with N = 80.
 func.func @d80_causal_bf16(%q: tensor<1x2x260x80xbf16>, %k: tensor<1x2x260x80xbf16>, %v: tensor<1x2x260x80xbf16>) -> tensor<1x2x260x80xbf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = 0 : i64}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = 0 : i64}
       : (tensor<1x2x260x80xbf16>, tensor<1x2x260x80xbf16>, tensor<1x2x260x80xbf16>) -> tensor<1x2x260x80xbf16>
   return %o : tensor<1x2x260x80xbf16>
 }
@@ -77,7 +77,7 @@ func.func @d80_causal_bf16(%q: tensor<1x2x260x80xbf16>, %k: tensor<1x2x260x80xbf
 
 // D = 96, Dv = 32 (one partial chunk), GQA, f16.
 func.func @d96_dv32_f16(%q: tensor<2x4x150x96xf16>, %k: tensor<2x2x333x96xf16>, %v: tensor<2x2x333x32xf16>) -> tensor<2x4x150x32xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.1 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.1 : f32}
       : (tensor<2x4x150x96xf16>, tensor<2x2x333x96xf16>, tensor<2x2x333x32xf16>) -> tensor<2x4x150x32xf16>
   return %o : tensor<2x4x150x32xf16>
 }
@@ -86,7 +86,7 @@ func.func @d96_dv32_f16(%q: tensor<2x4x150x96xf16>, %k: tensor<2x2x333x96xf16>, 
 
 // No keys (N = 0): O = 0 and lse = -inf; the K and V maps still encode.
 func.func @no_keys_f16(%q: tensor<1x2x40x64xf16>, %k: tensor<1x2x0x64xf16>, %v: tensor<1x2x0x64xf16>) -> (tensor<1x2x40x64xf16>, tensor<1x2x40xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x40x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>) -> (tensor<1x2x40x64xf16>, tensor<1x2x40xf32>)
   return %o, %lse : tensor<1x2x40x64xf16>, tensor<1x2x40xf32>
 }
@@ -97,7 +97,7 @@ func.func @no_keys_f16(%q: tensor<1x2x40x64xf16>, %k: tensor<1x2x0x64xf16>, %v: 
 // (256 rows) running each tile in turn, one workgroup per SM; fewer keys take
 // one consumer, four workgroups per SM.
 func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64xf16>, %v: tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x2x130x64xf16>, tensor<1x2x1700x64xf16>, tensor<1x2x1700x64xf16>) -> tensor<1x2x130x64xf16>
   return %o : tensor<1x2x130x64xf16>
 }
@@ -107,7 +107,7 @@ func.func @d64_many_keys_f16(%q: tensor<1x2x130x64xf16>, %k: tensor<1x2x1700x64x
 // kv_len without a bias at D = 64 with few keys: the one-consumer kernel zeroes
 // the V rows past kv_len in its last tile (its 128 threads, named barrier 8).
 func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64xf16>, %v: tensor<2x2x300x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x100x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x2x100x64xf16>, tensor<2x2x300x64xf16>, tensor<2x2x300x64xf16>, tensor<2xi32>) -> tensor<2x2x100x64xf16>
   return %o : tensor<2x2x100x64xf16>
 }
@@ -120,7 +120,7 @@ func.func @kv_len_few_keys_f16(%q: tensor<2x2x100x64xf16>, %k: tensor<2x2x300x64
 // to 300 (the generator's seed gives 140, 183, 52), GQA, lse.
 // gpu-check-args: --int-max=300
 func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x400x96xf16>, %k: tensor<3x4x300x96xf16>, %v: tensor<3x4x300x96xf16>, %len: tensor<3xi32>) -> (tensor<3x12x400x96xf16>, tensor<3x12x400xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.1 : f32}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.1 : f32}
       : (tensor<3x12x400x96xf16>, tensor<3x4x300x96xf16>, tensor<3x4x300x96xf16>, tensor<3xi32>) -> (tensor<3x12x400x96xf16>, tensor<3x12x400xf32>)
   return %o, %lse : tensor<3x12x400x96xf16>, tensor<3x12x400xf32>
 }
@@ -130,7 +130,7 @@ func.func @persistent_kvlen_lse_f16(%q: tensor<3x12x400x96xf16>, %k: tensor<3x4x
 // The persistent kernel with f32 output (O without TMA: Q's buffer is free
 // after each item's last S), D = 80, 140 work items.
 func.func @persistent_f32_out(%q: tensor<1x140x20x80xf16>, %k: tensor<1x140x200x80xf16>, %v: tensor<1x140x200x80xf16>) -> tensor<1x140x20x80xf32> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.11 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.11 : f32}
       : (tensor<1x140x20x80xf16>, tensor<1x140x200x80xf16>, tensor<1x140x200x80xf16>) -> tensor<1x140x20x80xf32>
   return %o : tensor<1x140x20x80xf32>
 }
@@ -141,7 +141,7 @@ func.func @persistent_f32_out(%q: tensor<1x140x20x80xf16>, %k: tensor<1x140x200x
 // over at most 132 workgroups; a workgroup's second item waits for its first
 // to free Q (qempty) with no S at all. O = 0, lse = -inf.
 func.func @persistent_no_keys_f16(%q: tensor<1x140x20x96xf16>, %k: tensor<1x140x0x96xf16>, %v: tensor<1x140x0x96xf16>) -> (tensor<1x140x20x96xf16>, tensor<1x140x20xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.1 : f32}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.1 : f32}
       : (tensor<1x140x20x96xf16>, tensor<1x140x0x96xf16>, tensor<1x140x0x96xf16>) -> (tensor<1x140x20x96xf16>, tensor<1x140x20xf32>)
   return %o, %lse : tensor<1x140x20x96xf16>, tensor<1x140x20xf32>
 }
@@ -154,7 +154,7 @@ func.func @persistent_no_keys_f16(%q: tensor<1x140x20x96xf16>, %k: tensor<1x140x
 // three items. Bottom-right causal with M > N: rows 0..29 see no key (O = 0,
 // lse = -inf); GQA (13 query heads a K / V head), Dv = 16 < D = 80, lse.
 func.func @persistent_causal_pairs_f16(%q: tensor<1x91x260x80xf16>, %k: tensor<1x7x230x80xf16>, %v: tensor<1x7x230x16xf16>) -> (tensor<1x91x260x16xf16>, tensor<1x91x260xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = -30 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.11 : f32, causal_offset = -30 : i64}
       : (tensor<1x91x260x80xf16>, tensor<1x7x230x80xf16>, tensor<1x7x230x16xf16>) -> (tensor<1x91x260x16xf16>, tensor<1x91x260xf32>)
   return %o, %lse : tensor<1x91x260x16xf16>, tensor<1x91x260xf32>
 }
@@ -166,7 +166,7 @@ func.func @persistent_causal_pairs_f16(%q: tensor<1x91x260x80xf16>, %k: tensor<1
 // loop (its 512 consumer threads, named barrier 8); 300 rows are a 256-row
 // tile and a tail of 44.
 func.func @kv_len_many_keys_f16(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x1900x64xf16>, %v: tensor<2x2x1900x64xf16>, %len: tensor<2xi32>) -> tensor<2x2x300x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<2x2x300x64xf16>, tensor<2x2x1900x64xf16>, tensor<2x2x1900x64xf16>, tensor<2xi32>) -> tensor<2x2x300x64xf16>
   return %o : tensor<2x2x300x64xf16>
 }
@@ -179,7 +179,7 @@ func.func @kv_len_many_keys_f16(%q: tensor<2x2x300x64xf16>, %k: tensor<2x2x1900x
 // whole softmax then take; tails in M and N.
 // gpu-check-args: --input-scale=4
 func.func @peaked_few_keys_f16(%q: tensor<1x4x130x64xf16>, %k: tensor<1x4x700x64xf16>, %v: tensor<1x4x700x64xf16>) -> tensor<1x4x130x64xf16> {
-  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32}
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32}
       : (tensor<1x4x130x64xf16>, tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>) -> tensor<1x4x130x64xf16>
   return %o : tensor<1x4x130x64xf16>
 }
@@ -190,7 +190,7 @@ func.func @peaked_few_keys_f16(%q: tensor<1x4x130x64xf16>, %k: tensor<1x4x700x64
 // fallback on the diagonal tiles' masked scores as well.
 // gpu-check-args: --input-scale=2
 func.func @peaked_causal_lse_bf16(%q: tensor<2x2x200x64xbf16>, %k: tensor<2x2x264x64xbf16>, %v: tensor<2x2x264x64xbf16>) -> (tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>) {
-  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 64 : i64}
+  %o, %lse = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 64 : i64}
       : (tensor<2x2x200x64xbf16>, tensor<2x2x264x64xbf16>, tensor<2x2x264x64xbf16>) -> (tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>)
   return %o, %lse : tensor<2x2x200x64xbf16>, tensor<2x2x200xf32>
 }
