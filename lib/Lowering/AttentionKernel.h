@@ -35,6 +35,13 @@ typedef struct {
   /* Shared-memory tiles swizzled instead of padded (tensor-core decode). */
   bool swizzle;
   double scale;
+  /* The mask and score_mod functions (null when absent), the sinks (null
+   * when absent) and the captures the functions take. */
+  MlirOperation maskFn, modFn;
+  MlirValue sinks;
+  MlirType sinksElt;
+  intptr_t numCaptures;
+  MlirValue captures[FA_ATTENTION_MAX_CAPTURES];
 } FaAttentionKernel;
 
 /* log2(e): the kernels' exponentials are exp2 of scores scaled by it. */
@@ -69,6 +76,21 @@ void faAttentionSetArgs(FaTemplateVars *vars, const FaAttentionKernel *k);
  * CAUSAL, CAUSAL_OFFSET (`causalOffset`), KVLEN, KVLEN_PER_HEAD, KV_ELT,
  * BIAS, BIAS_F32, BIAS_ELT, LSE, OUT_F32. */
 void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, long causalOffset);
+
+/* The op's functions for the kernels (ScoreFunctions.c): appends
+ * @NAME_mask and @NAME_mod, copies of its mask and score_mod functions on
+ * the kernel's buffers (a captured tensor is a memref argument, read at
+ * indices clamped into its bounds), marked to be inlined; returns why they
+ * could not be made, or NULL. */
+const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k,
+                                       const char *name);
+/* The captures' kernel types: the memref of a captured tensor (any shape,
+ * unit inner stride on tensor cores), a scalar's own type, in `t`. */
+void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_t i);
+/* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ...") and
+ * CAP_TYPES (", !C0, ...") for kernel `name`'s templates. */
+void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k,
+                                const char *name);
 
 /* Tiling hint `hint` of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);

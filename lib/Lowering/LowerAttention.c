@@ -78,6 +78,14 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->kTransposed = faGridwiseAttentionIsKTransposed(op);
   k->causal = faGridwiseAttentionGetCausalOffset(op, &k->causalOffset);
   k->scale = faGridwiseAttentionGetScale(op);
+  k->maskFn = faGridwiseAttentionGetFunction(op, FA_ATTENTION_ATTR_MASK);
+  k->modFn = faGridwiseAttentionGetFunction(op, FA_ATTENTION_ATTR_SCORE_MOD);
+  k->sinks = faGridwiseAttentionGetSinks(op);
+  if (!mlirValueIsNull(k->sinks))
+    k->sinksElt = eltOf(k->sinks);
+  k->numCaptures = faGridwiseAttentionGetNumCaptures(op);
+  for (intptr_t i = 0; i < k->numCaptures; ++i)
+    k->captures[i] = faGridwiseAttentionGetCapture(op, i);
   k->d = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_HEAD);
   k->dv = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_HEAD);
   if (k->d < 0 || k->dv < 0)
@@ -122,7 +130,25 @@ static void appendAliases(FaText *t, const Kernel *k) {
     faTextAppend(t, "\n!BIAS = ");
     appendAnyMemref(t, 4, k->biasElt, faAttentionUsesTensorCores(k));
   }
+  if (k->sinksElt.ptr) {
+    faTextAppend(t, "\n!SINKS = ");
+    appendAnyMemref(t, 1, k->sinksElt, faAttentionUsesTensorCores(k));
+  }
+  for (intptr_t i = 0; i < k->numCaptures; ++i) {
+    faTextAppend(t, "\n!C%ld = ", (long)i);
+    faAttentionAppendCaptureType(t, k, i);
+  }
   faTextAppend(t, "\n"); /* each kernel's template declares its tile types */
+}
+
+void faAttentionAppendCaptureType(FaText *t, const Kernel *k, intptr_t i) {
+  MlirType type = mlirValueGetType(k->captures[i]);
+  if (!mlirTypeIsARankedTensor(type)) {
+    faTextAppendType(t, type);
+    return;
+  }
+  appendAnyMemref(t, (int)mlirShapedTypeGetRank(type), mlirShapedTypeGetElementType(type),
+                  faAttentionUsesTensorCores(k));
 }
 
 void faAttentionAppendArgs(FaText *t, const Kernel *k) {
@@ -131,6 +157,10 @@ void faAttentionAppendArgs(FaText *t, const Kernel *k) {
     faTextAppend(t, ", %%bias: !BIAS");
   if (k->kvElt.ptr)
     faTextAppend(t, ", %%kvl: !KVL");
+  if (k->sinksElt.ptr)
+    faTextAppend(t, ", %%sinks: !SINKS");
+  for (intptr_t i = 0; i < k->numCaptures; ++i)
+    faTextAppend(t, ", %%cap%ld: !C%ld", (long)i, (long)i);
   faTextAppend(t, ", %%o: !O%s", k->hasLse ? ", %lse: !LSE" : "");
 }
 
@@ -251,18 +281,27 @@ static void appendAlloc(FaText *t, const Kernel *k, const char *name, MlirType t
   appendCastToAny(t, k, name, type);
 }
 
+/* The op's operands by segment: their names in the wrapper and the kernel's
+ * argument types. */
+static const char *const kOperandNames[FA_ATTENTION_SEGMENT_COUNT] = {
+    "q", "k", "v", "bias", "kvl", "sinks", "cap0", "cap1", "cap2", "cap3"};
+static const char *const kOperandTypes[FA_ATTENTION_SEGMENT_COUNT] = {
+    "!Q", "!K", "!V", "!BIAS", "!KVL", "!SINKS", "!C0", "!C1", "!C2", "!C3"};
+
 static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
   MlirOperation op = k->op;
-  intptr_t numOperands = mlirOperationGetNumOperands(op);
-  static const char *const kNames[] = {"q", "k", "v", "bias", "kvl"};
-  const char *names[5];
-  for (intptr_t i = 0, n = 0; i < 5; ++i)
-    if ((i != 3 || k->biasElt.ptr) && (i != 4 || k->kvElt.ptr))
-      names[n++] = kNames[i];
+  int segs[FA_ATTENTION_SEGMENT_COUNT];
+  MlirValue vals[FA_ATTENTION_SEGMENT_COUNT];
+  int n = 0;
+  for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s) {
+    MlirValue v = faGridwiseAttentionGetOperand(op, s);
+    if (!mlirValueIsNull(v))
+      segs[n] = s, vals[n++] = v;
+  }
   faTextAppend(t, "func.func private @%s_t(", name);
-  for (intptr_t i = 0; i < numOperands; ++i) {
-    faTextAppend(t, "%s%%%s: ", i ? ", " : "", names[i]);
-    faTextAppendType(t, mlirValueGetType(mlirOperationGetOperand(op, i)));
+  for (int i = 0; i < n; ++i) {
+    faTextAppend(t, "%s%%%s: ", i ? ", " : "", kOperandNames[segs[i]]);
+    faTextAppendType(t, mlirValueGetType(vals[i]));
   }
   faTextAppend(t, ") -> (");
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
@@ -270,8 +309,9 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
     faTextAppendType(t, mlirValueGetType(mlirOperationGetResult(op, i)));
   }
   faTextAppend(t, ") {\n");
-  for (intptr_t i = 0; i < numOperands; ++i)
-    appendToBuffer(t, k, names[i], mlirOperationGetOperand(op, i));
+  for (int i = 0; i < n; ++i)
+    if (mlirTypeIsARankedTensor(mlirValueGetType(vals[i])))
+      appendToBuffer(t, k, kOperandNames[segs[i]], vals[i]);
   appendProblemDims(t, k);
   MlirType outType = mlirValueGetType(mlirOperationGetResult(op, 0));
   appendAlloc(t, k, "o", outType, FA_ATTENTION_O);
@@ -281,12 +321,16 @@ static void appendWrapper(FaText *t, const Kernel *k, const char *name) {
   for (int i = FA_ATTENTION_Q; i <= FA_ATTENTION_O; ++i)
     appendKernelView(t, k, kViews[i], i, i == FA_ATTENTION_O ? k->outElt : k->elt);
   faTextAppend(t, "  call @%s(", name);
-  for (intptr_t i = 0; i < numOperands; ++i)
-    faTextAppend(t, "%%%s_%s, ", names[i], i < 3 ? kernelViewSuffix(k, i) : "c");
-  faTextAppend(t, "%%o_%s%s) : (!Q, !K, !V%s%s, !O%s) -> ()\n",
-               kernelViewSuffix(k, FA_ATTENTION_O), k->hasLse ? ", %lse_c" : "",
-               k->biasElt.ptr ? ", !BIAS" : "", k->kvElt.ptr ? ", !KVL" : "",
-               k->hasLse ? ", !LSE" : "");
+  for (int i = 0; i < n; ++i) {
+    bool tensor = mlirTypeIsARankedTensor(mlirValueGetType(vals[i]));
+    faTextAppend(t, "%%%s%s%s, ", kOperandNames[segs[i]], tensor ? "_" : "",
+                 !tensor ? "" : segs[i] < 3 ? kernelViewSuffix(k, segs[i]) : "c");
+  }
+  faTextAppend(t, "%%o_%s%s) : (", kernelViewSuffix(k, FA_ATTENTION_O),
+               k->hasLse ? ", %lse_c" : "");
+  for (int i = 0; i < n; ++i)
+    faTextAppend(t, "%s, ", kOperandTypes[segs[i]]);
+  faTextAppend(t, "!O%s) -> ()\n", k->hasLse ? ", !LSE" : "");
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
     const char *r = i ? "lse" : "o";
     MlirType type = mlirValueGetType(mlirOperationGetResult(op, i));
@@ -402,6 +446,7 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
     return emitError(op, "internal error: ", missing);
   }
   appendWrapper(&t, &k, name);
+  faAttentionAppendFunctions(module, &k, name);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {

@@ -65,8 +65,13 @@ static const char *selectTensorCore(FaAttentionKernel *k, FaTarget target) {
   return faAttentionMmaChooseTiles(k);
 }
 
+/* Whether the op has a mask, a score_mod or sinks. */
+static bool hasFunctions(const FaAttentionKernel *k) {
+  return !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn) || k->sinksElt.ptr;
+}
+
 const char *faAttentionSelect(FaAttentionKernel *k, FaTarget target) {
-  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k))
+  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k) && !hasFunctions(k))
     return selectTensorCore(k, target);
   return selectPortable(k, target);
 }

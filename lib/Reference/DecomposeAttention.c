@@ -25,35 +25,74 @@ static MlirType elementOf(MlirValue v) {
   return mlirShapedTypeGetElementType(mlirValueGetType(v));
 }
 
-/* ARGS (`%q: T, ...`) and the types of the optional bias and kv_len, in the
- * op's operand order (its segments: q, k, v, bias, kv_len). */
+/* The names of the operands in the reference's arguments, by segment. */
+static const char *const kNames[FA_ATTENTION_SEGMENT_COUNT] = {
+    "q", "k", "v", "bias", "kvl", "sinks", "cap0", "cap1", "cap2", "cap3"};
+
+/* The flags and types of the optional operand of segment `s`, `v`. */
+static void setOptional(FaTemplateVars *vars, FaAttentionOperandSegment s, MlirValue v) {
+  if (s == FA_ATTENTION_SEGMENT_BIAS) {
+    faTemplateVarsSetFlag(vars, "BIAS", true);
+    faTemplateVarsSetFlag(vars, "BIAS_HALF", isHalf(elementOf(v)));
+    faTemplateVarsSetType(vars, "BE", elementOf(v));
+  } else if (s == FA_ATTENTION_SEGMENT_KV_LEN) {
+    faTemplateVarsSetFlag(vars, "KVLEN", true);
+    faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD", mlirShapedTypeGetRank(mlirValueGetType(v)) == 2);
+    faTemplateVarsSetType(vars, "KVE", elementOf(v));
+  } else if (s == FA_ATTENTION_SEGMENT_SINKS) {
+    faTemplateVarsSetFlag(vars, "SINKS", true);
+    faTemplateVarsSetFlag(vars, "SINKS_HALF", isHalf(elementOf(v)));
+    faTemplateVarsSetType(vars, "SE", elementOf(v));
+  }
+}
+
+/* ARGS (`%q: T, ...`), the types of the optional operands, and the captures
+ * as the mask and score_mod calls pass them (CAPS, CAP_TYPES), in the op's
+ * operand order (its segments). */
 static void setOperands(FaTemplateVars *vars, MlirOperation op) {
-  static const char *const kNames[FA_ATTENTION_SEGMENT_COUNT] = {"q", "k", "v", "bias", "kvl"};
-  static const char *const kTypes[FA_ATTENTION_SEGMENT_COUNT] = {"QT", "KT", "VT", "BT", "KVT"};
-  FaText args;
+  static const char *const kTypes[FA_ATTENTION_SEGMENT_COUNT] = {"QT", "KT", "VT", "BT", "KVT",
+                                                                  "ST"};
+  FaText args, caps, capTypes;
   faTextInit(&args);
+  faTextInit(&caps);
+  faTextInit(&capTypes);
   const char *sep = "";
   for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s) {
     MlirValue v = faGridwiseAttentionGetOperand(op, s);
     if (mlirValueIsNull(v))
       continue;
-    faTemplateVarsSetType(vars, kTypes[s], mlirValueGetType(v));
     faTextAppend(&args, "%s%%%s: ", sep, kNames[s]);
     faTextAppendType(&args, mlirValueGetType(v));
     sep = ", ";
-    if (s == FA_ATTENTION_SEGMENT_BIAS) {
-      faTemplateVarsSetFlag(vars, "BIAS", true);
-      faTemplateVarsSetFlag(vars, "BIAS_HALF", isHalf(elementOf(v)));
-      faTemplateVarsSetType(vars, "BE", elementOf(v));
-    } else if (s == FA_ATTENTION_SEGMENT_KV_LEN) {
-      faTemplateVarsSetFlag(vars, "KVLEN", true);
-      faTemplateVarsSetFlag(vars, "KVLEN_PER_HEAD",
-                            mlirShapedTypeGetRank(mlirValueGetType(v)) == 2);
-      faTemplateVarsSetType(vars, "KVE", elementOf(v));
+    if (s >= FA_ATTENTION_SEGMENT_CAPTURE0) {
+      faTextAppend(&caps, ", %%%s", kNames[s]);
+      faTextAppend(&capTypes, ", ");
+      faTextAppendType(&capTypes, mlirValueGetType(v));
+      continue;
     }
+    faTemplateVarsSetType(vars, kTypes[s], mlirValueGetType(v));
+    setOptional(vars, s, v);
   }
   faTemplateVarsSet(vars, "ARGS", "%s", args.data);
+  faTemplateVarsSet(vars, "CAPS", "%s", caps.data);
+  faTemplateVarsSet(vars, "CAP_TYPES", "%s", capTypes.data);
   faTextDestroy(&args);
+  faTextDestroy(&caps);
+  faTextDestroy(&capTypes);
+}
+
+/* MASK / MOD and the functions' names. */
+static void setFunctions(FaTemplateVars *vars, MlirOperation op) {
+  static const FaAttentionAttr kAttrs[2] = {FA_ATTENTION_ATTR_MASK, FA_ATTENTION_ATTR_SCORE_MOD};
+  static const char *const kFlags[2] = {"MASK", "MOD"}, *const kVars[2] = {"MASK_FN", "MOD_FN"};
+  for (int f = 0; f < 2; ++f) {
+    MlirAttribute ref = faGridwiseAttentionGetAttr(op, kAttrs[f]);
+    faTemplateVarsSetFlag(vars, kFlags[f], !mlirAttributeIsNull(ref));
+    if (mlirAttributeIsNull(ref))
+      continue;
+    MlirStringRef name = mlirFlatSymbolRefAttrGetValue(ref);
+    faTemplateVarsSet(vars, kVars[f], "%.*s", (int)name.length, name.data);
+  }
 }
 
 static void setResults(FaTemplateVars *vars, MlirOperation op) {
@@ -120,10 +159,12 @@ static MlirLogicalResult appendReference(MlirOperation module, MlirOperation op,
   MlirValue q = mlirOperationGetOperand(op, 0);
   faTemplateVarsSetType(&vars, "E", elementOf(q));
   faTemplateVarsSetFlag(&vars, "HALF", isHalf(elementOf(q)));
-  static const char *const kOptional[] = {"BIAS", "BIAS_HALF", "KVLEN", "KVLEN_PER_HEAD"};
+  static const char *const kOptional[] = {"BIAS",           "BIAS_HALF", "KVLEN",
+                                          "KVLEN_PER_HEAD", "SINKS",     "SINKS_HALF"};
   for (size_t i = 0; i < sizeof kOptional / sizeof kOptional[0]; ++i)
     faTemplateVarsSetFlag(&vars, kOptional[i], false);
   setOperands(&vars, op);
+  setFunctions(&vars, op);
   setResults(&vars, op);
   setAttributes(&vars, op);
   setLayouts(&vars, op);

@@ -3,17 +3,28 @@
 // element by element with no tiling, no online softmax and nothing shared with
 // the lowerings, so that fa-check can compare our kernels with it on
 // hand-written fa ops. All arithmetic in f32.
-//   s[b,h,i,j] = scale * sum_d Q[b,h,i,d] K[b,h/G,j,d] + bias[b,h,i,j]
-//                where key j is visible to query i, else -inf
-//   m = max_j s, p = exp(s - m) (0 where m = -inf: a fully masked row),
-//   l = sum_j p, O = (sum_j p V[b,h/G,j,:]) / l (0 where l = 0),
-//   lse = m + log l (-inf where l = 0).
+//   s[b,h,i,j] = score_mod(scale * sum_d Q[b,h,i,d] K[b,h/G,j,d] + bias[b,h,i,j],
+//                          b, h, i, j, captures...)
+//                where key j is visible to query i (causal_offset, kv_len and
+//                mask(b, h, i, j, captures...)), else -inf
+//   m = max(max_j s, sinks[h]), p = exp(s - m) (0 where m = -inf: a fully
+//   masked row), l = sum_j p + exp(sinks[h] - m), O = (sum_j p V[b,h/G,j,:]) / l
+//   (0 where l = 0), lse = m + log l (-inf where l = 0); without sinks, their
+//   terms are absent.
 // Each tensor is indexed in the order the op's layout attributes keep its
 // dims ({{Q_INDEX}} etc.: [b, h, i, d], [b, i, h, d] with q_bshd, ...).
 //#vars Q_INDEX NAME ARGS RESULTS SCALE QT Q_HEADS Q_SEQ V_HEADS VT V_SEQ K_INDEX KT E BT BE
-//#vars CAUSAL_OFFSET KVT KVE O_SIZES OE O_MAP V_INDEX OT LT
-//#flags HALF BIAS BIAS_HALF CAUSAL KVLEN KVLEN_PER_HEAD OUT_HALF LSE
+//#vars CAUSAL_OFFSET KVT KVE O_SIZES OE O_MAP V_INDEX OT LT MASK_FN MOD_FN CAPS CAP_TYPES ST SE
+//#flags HALF BIAS BIAS_HALF CAUSAL KVLEN KVLEN_PER_HEAD OUT_HALF LSE MASK MOD SINKS SINKS_HALF
 
+// The op's functions, declared (the module defines them; the declarations are
+// dropped when the reference joins it).
+//#if MASK
+func.func private @{{MASK_FN}}(index, index, index, index{{CAP_TYPES}}) -> i1
+//#endif
+//#if MOD
+func.func private @{{MOD_FN}}(f32, index, index, index, index{{CAP_TYPES}}) -> f32
+//#endif
 func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -80,6 +91,11 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
 //#else
     %sb = arith.addf %scaled, %zero : f32
 //#endif
+//#if MOD
+    %sm = func.call @{{MOD_FN}}(%sb, %b, %h, %i, %j{{CAPS}}) : (f32, index, index, index, index{{CAP_TYPES}}) -> f32
+//#else
+    %sm = arith.addf %sb, %zero : f32
+//#endif
     %all = arith.constant true
 //#if CAUSAL
     %off = arith.constant {{CAUSAL_OFFSET}} : index
@@ -99,22 +115,48 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
 //#else
     %inkv = arith.andi %all, %all : i1
 //#endif
-    %vis = arith.andi %before, %inkv : i1
-    %r = arith.select %vis, %sb, %ninf : f32
+//#if MASK
+    %inmask = func.call @{{MASK_FN}}(%b, %h, %i, %j{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+//#else
+    %inmask = arith.andi %all, %all : i1
+//#endif
+    %vis0 = arith.andi %before, %inkv : i1
+    %vis = arith.andi %vis0, %inmask : i1
+    %r = arith.select %vis, %sm, %ninf : f32
     linalg.yield %r : f32
   } -> tensor<?x?x?x?xf32>
 
   // Row max and sum of exp(s - m).
   %re = tensor.empty(%B, %Hq, %M) : tensor<?x?x?xf32>
   %minit = linalg.fill ins(%ninf : f32) outs(%re : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
-  %m = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>,
-                                        affine_map<(b, h, i, j) -> (b, h, i)>],
-                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+  %m0 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>,
+                                         affine_map<(b, h, i, j) -> (b, h, i)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%s : tensor<?x?x?x?xf32>) outs(%minit : tensor<?x?x?xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %y = arith.maximumf %x, %acc : f32
     linalg.yield %y : f32
   } -> tensor<?x?x?xf32>
+//#if SINKS
+  // The sink of head h joins the max.
+  %m = linalg.generic {indexing_maps = [affine_map<(b, h, i) -> (b, h, i)>,
+                                        affine_map<(b, h, i) -> (b, h, i)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%m0 : tensor<?x?x?xf32>) outs(%re : tensor<?x?x?xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %h = linalg.index 1 : index
+    %sk = tensor.extract %sinks[%h] : {{ST}}
+//#if SINKS_HALF
+    %skf = arith.extf %sk : {{SE}} to f32
+//#else
+    %skf = arith.addf %sk, %zero : f32
+//#endif
+    %y = arith.maximumf %x, %skf : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?xf32>
+//#else
+  %m = tensor.cast %m0 : tensor<?x?x?xf32> to tensor<?x?x?xf32>
+//#endif
   %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>,
                                         affine_map<(b, h, i, j) -> (b, h, i)>,
                                         affine_map<(b, h, i, j) -> (b, h, i, j)>],
@@ -128,14 +170,39 @@ func.func private @{{NAME}}({{ARGS}}) -> ({{RESULTS}}) {
     linalg.yield %y : f32
   } -> tensor<?x?x?x?xf32>
   %linit = linalg.fill ins(%zero : f32) outs(%re : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
-  %l = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>,
-                                        affine_map<(b, h, i, j) -> (b, h, i)>],
-                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+  %l0 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>,
+                                         affine_map<(b, h, i, j) -> (b, h, i)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%p : tensor<?x?x?x?xf32>) outs(%linit : tensor<?x?x?xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %y = arith.addf %x, %acc : f32
     linalg.yield %y : f32
   } -> tensor<?x?x?xf32>
+//#if SINKS
+  // exp(sinks[h] - m) joins the sum (0 where m = -inf: the sink is -inf too).
+  %l = linalg.generic {indexing_maps = [affine_map<(b, h, i) -> (b, h, i)>,
+                                        affine_map<(b, h, i) -> (b, h, i)>,
+                                        affine_map<(b, h, i) -> (b, h, i)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%l0, %m : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%re : tensor<?x?x?xf32>) {
+  ^bb0(%x: f32, %mx: f32, %out: f32):
+    %h = linalg.index 1 : index
+    %sk = tensor.extract %sinks[%h] : {{ST}}
+//#if SINKS_HALF
+    %skf = arith.extf %sk : {{SE}} to f32
+//#else
+    %skf = arith.addf %sk, %zero : f32
+//#endif
+    %none = arith.cmpf oeq, %mx, %ninf : f32
+    %d = arith.subf %skf, %mx : f32
+    %e = math.exp %d : f32
+    %e0 = arith.select %none, %zero, %e : f32
+    %y = arith.addf %x, %e0 : f32
+    linalg.yield %y : f32
+  } -> tensor<?x?x?xf32>
+//#else
+  %l = tensor.cast %l0 : tensor<?x?x?xf32> to tensor<?x?x?xf32>
+//#endif
 
   // O = (sum_j p V) / l.
   %oe = tensor.empty({{O_SIZES}}) : tensor<?x?x?x?x{{OE}}>

@@ -27,6 +27,7 @@
 !tS = memref<{{BM}}x{{BN}}xf32{{WORKGROUP}}>
 !tA = memref<{{BM}}x{{DV}}xf32{{WORKGROUP}}>
 !tR = memref<{{BM}}xf32{{WORKGROUP}}>
+//#include attention_functions
 // fa.attention_kernel marks it for fa-compile --export-kernels.
 func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   %c0 = arith.constant 0 : index

@@ -1,10 +1,13 @@
-//#vars S_SIZE BIAS_ELT
-//#flags CAUSAL BIAS BIAS_F32
+//#vars S_SIZE BIAS_ELT MASK_FN MOD_FN CAPS CAP_TYPES
+//#flags CAUSAL BIAS BIAS_F32 MASK MOD
       // --- mask: S[r, c] of query %i = %m0 + r, key %j = %n0 + c -------------
       // (attention_portable_mask.mlir, included by attention_portable.mlir.)
       // -inf where the score is outside the tile (r >= %rows, c >= %cols) or,
-      // with CAUSAL, above the diagonal (j > i + offset); elsewhere the bias
-      // times log2(e) is added (with BIAS). %s_n also serves the softmax.
+      // with CAUSAL, above the diagonal (j > i + offset), or with MASK, where
+      // the op's mask says false; elsewhere the bias times log2(e) is added
+      // (with BIAS), and with MOD the op's score_mod maps the score (in the
+      // natural domain: S is in the log2 domain here). %s_n also serves the
+      // softmax.
       %s_n = arith.constant {{S_SIZE}} : index
       scf.for %e = %tid to %s_n step %nth {
         %r = arith.divui %e, %cBN : index
@@ -17,9 +20,21 @@
         %v0 = arith.andi %vr, %vc : i1
         %jlim = arith.addi %i, %coff : index
         %vis = arith.cmpi sle, %j, %jlim : index
+//#if MASK
+        %valid0 = arith.andi %v0, %vis : i1
+//#else
         %valid = arith.andi %v0, %vis : i1
+//#endif
+//#else
+//#if MASK
+        %valid0 = arith.andi %vr, %vc : i1
 //#else
         %valid = arith.andi %vr, %vc : i1
+//#endif
+//#endif
+//#if MASK
+        %inmask = func.call @{{MASK_FN}}(%b, %h, %i, %j{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+        %valid = arith.andi %valid0, %inmask : i1
 //#endif
         %s = memref.load %st[%r, %c] : !tS
         %res = scf.if %valid -> f32 {
@@ -40,9 +55,22 @@
           %xinf = arith.cmpf oeq, %xf, %ninf : f32
           %xl = arith.select %xinf, %ninf, %xl1 : f32
           %sb = arith.addf %s, %xl : f32
+//#endif
+//#if MOD
+//#if BIAS
+          %sn = arith.mulf %sb, %ln2 : f32
+//#else
+          %sn = arith.mulf %s, %ln2 : f32
+//#endif
+          %sm = func.call @{{MOD_FN}}(%sn, %b, %h, %i, %j{{CAPS}}) : (f32, index, index, index, index{{CAP_TYPES}}) -> f32
+          %sl = arith.mulf %sm, %log2e : f32
+          scf.yield %sl : f32
+//#else
+//#if BIAS
           scf.yield %sb : f32
 //#else
           scf.yield %s : f32
+//#endif
 //#endif
         } else {
           scf.yield %ninf : f32
