@@ -4,6 +4,10 @@
 // clamped capture reads).
 // RUN: fa-check --split-input-file --input-scale=2 %s | FileCheck %s --check-prefix=AGREE
 // RUN: fa-opt --split-input-file --fa-lower-attention %s | FileCheck %s
+// The GPU pipelines build every case (the portable kernel takes the functions).
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-to-nvvm{chip=sm_90a})' %s | FileCheck %s --check-prefix=BIN
+// RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-to-rocdl{chip=gfx942})' %s | FileCheck %s --check-prefix=BIN
+// BIN-COUNT-6: gpu.binary @
 // AGREE-COUNT-6: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Sliding window (q - k < 3) with causal_offset 0, ALiBi slopes per head,
