@@ -20,19 +20,25 @@ for i, chunk in enumerate(re.split(r"^// -----.*$", text, flags=re.M)):
 PY
 }
 T=$OUT/src && mkdir -p $T
-for f in test/Fusion/linalg-named.mlir test/Fusion/spellings.mlir \
-         test/Fusion/masks.mlir test/Fusion/half-precision.mlir \
-         test/Integration/Inputs/split-keys.mlir \
-         test/Integration/Inputs/hopper.mlir test/Integration/Inputs/bshd.mlir \
-         test/Fusion/layouts.mlir; do split $f $T/$(basename $f .mlir); done
-cp examples/attention_*.mlir $T/
-for m in bert_layer gpt2_block llama_block; do
-  cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
-  cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
-done
-for f in test/Models/half_*.mlir; do cp $f $T/model_$(basename $f); done
-python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1
-split $T/sweep.mlir $T/sweep && rm $T/sweep.mlir
+if [ -n "${FA_GPU_CASES:-}" ]; then
+  # Only the files FA_GPU_CASES names (a quick run of new cases).
+  for f in $FA_GPU_CASES; do split $f $T/$(basename $f .mlir); done
+else
+  for f in test/Fusion/linalg-named.mlir test/Fusion/spellings.mlir \
+           test/Fusion/masks.mlir test/Fusion/half-precision.mlir \
+           test/Integration/Inputs/split-keys.mlir \
+           test/Integration/Inputs/hopper.mlir test/Integration/Inputs/bshd.mlir \
+           test/Fusion/layouts.mlir test/Integration/Inputs/score-mod-gpu.mlir; do
+  split $f $T/$(basename $f .mlir); done
+  cp examples/attention_*.mlir $T/
+  for m in bert_layer gpt2_block llama_block; do
+    cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
+    cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
+  done
+  for f in test/Models/half_*.mlir; do cp $f $T/model_$(basename $f); done
+  python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1
+  split $T/sweep.mlir $T/sweep && rm $T/sweep.mlir
+fi
 for f in $T/*.mlir; do
   name=$(basename $f .mlir); dir=$OUT/cases/$name; mkdir -p $dir
   extra=""

@@ -42,6 +42,8 @@ typedef struct {
   MlirType sinksElt;
   intptr_t numCaptures;
   MlirValue captures[FA_ATTENTION_MAX_CAPTURES];
+  /* The kernel's name: its functions are @<name>_mask and @<name>_mod. */
+  char name[128];
 } FaAttentionKernel;
 
 /* log2(e): the kernels' exponentials are exp2 of scores scaled by it. */
@@ -82,15 +84,13 @@ void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, lo
  * the kernel's buffers (a captured tensor is a memref argument, read at
  * indices clamped into its bounds), marked to be inlined; returns why they
  * could not be made, or NULL. */
-const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k,
-                                       const char *name);
+const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k);
 /* The captures' kernel types: the memref of a captured tensor (any shape,
  * unit inner stride on tensor cores), a scalar's own type, in `t`. */
 void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_t i);
 /* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ...") and
- * CAP_TYPES (", !C0, ...") for kernel `name`'s templates. */
-void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k,
-                                const char *name);
+ * CAP_TYPES (", !C0, ...") for k's templates. */
+void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k);
 
 /* Tiling hint `hint` of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);

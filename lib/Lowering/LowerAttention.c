@@ -423,8 +423,9 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   FaTarget target = *(const FaTarget *)state;
   Kernel k;
   const char *why = kernelRead(op, &k, target);
-  char name[128];
+  char name[sizeof k.name];
   faModuleUniqueSymbol(module, "fa_attention", name, sizeof name);
+  snprintf(k.name, sizeof k.name, "%s", name);
   /* (Before any complaint about the portable kernel's tiles: it is not used.) */
   if (faAttentionSelectUntransposesK(&k, target)) {
     if (mlirLogicalResultIsFailure(untransposeK(module, op, name)))
@@ -446,7 +447,7 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
     return emitError(op, "internal error: ", missing);
   }
   appendWrapper(&t, &k, name);
-  faAttentionAppendFunctions(module, &k, name);
+  faAttentionAppendFunctions(module, &k);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {

@@ -121,17 +121,16 @@ static void appendClone(MlirOperation module, const FaAttentionKernel *k, MlirOp
                                 clone);
 }
 
-const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k,
-                                       const char *name) {
+const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k) {
   if (!mlirOperationIsNull(k->maskFn))
-    appendClone(module, k, k->maskFn, name, "mask", 4);
+    appendClone(module, k, k->maskFn, k->name, "mask", 4);
   if (!mlirOperationIsNull(k->modFn))
-    appendClone(module, k, k->modFn, name, "mod", 5);
+    appendClone(module, k, k->modFn, k->name, "mod", 5);
   return NULL;
 }
 
-void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k,
-                                const char *name) {
+void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  const char *name = k->name;
   faTemplateVarsSetFlag(vars, "MASK", !mlirOperationIsNull(k->maskFn));
   faTemplateVarsSetFlag(vars, "MOD", !mlirOperationIsNull(k->modFn));
   faTemplateVarsSetFlag(vars, "SINKS", k->sinksElt.ptr != NULL);

@@ -65,13 +65,12 @@ static const char *selectTensorCore(FaAttentionKernel *k, FaTarget target) {
   return faAttentionMmaChooseTiles(k);
 }
 
-/* Whether the op has a mask, a score_mod or sinks. */
-static bool hasFunctions(const FaAttentionKernel *k) {
-  return !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn) || k->sinksElt.ptr;
-}
+/* Sinks are not in the tensor-core kernels yet (the portable kernel takes
+ * them). */
+static bool hasSinks(const FaAttentionKernel *k) { return k->sinksElt.ptr != NULL; }
 
 const char *faAttentionSelect(FaAttentionKernel *k, FaTarget target) {
-  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k) && !hasFunctions(k))
+  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k) && !hasSinks(k))
     return selectTensorCore(k, target);
   return selectPortable(k, target);
 }

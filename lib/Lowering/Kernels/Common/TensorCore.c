@@ -71,16 +71,27 @@ static void setChunks(FaTemplateVars *vars, const FaAttentionKernel *k, long ns)
   faTemplateVarsSetFlag(vars, "PV_SPLIT", chunks == 2);
 }
 
-/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl], %o[, %lse]",
- * PACKED_ARGS the same with the packed views of Q, O and lse, TYPES theirs. */
+/* The entry's calls: CALL_ARGS "%q, %k, %v[, %bias][, %kvl][, %capI...], %o[, %lse]"
+ * (the kernels' ARGS in order), PACKED_ARGS the same with the packed views of
+ * Q, O and lse, TYPES theirs. */
 static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  const char *bias = k->biasElt.ptr ? ", %bias" : "", *kvl = k->kvElt.ptr ? ", %kvl" : "";
-  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s%s, %%o%s", bias, kvl,
+  FaText opt, optTypes;
+  faTextInit(&opt);
+  faTextInit(&optTypes);
+  if (k->biasElt.ptr)
+    faTextAppend(&opt, ", %%bias"), faTextAppend(&optTypes, ", !BIAS");
+  if (k->kvElt.ptr)
+    faTextAppend(&opt, ", %%kvl"), faTextAppend(&optTypes, ", !KVL");
+  for (intptr_t i = 0; i < k->numCaptures; ++i)
+    faTextAppend(&opt, ", %%cap%ld", (long)i), faTextAppend(&optTypes, ", !C%ld", (long)i);
+  faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s, %%o%s", opt.data,
                     k->hasLse ? ", %lse" : "");
-  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s%s, %%op%s", bias, kvl,
+  faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s, %%op%s", opt.data,
                     k->hasLse ? ", %lsep" : "");
-  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s%s, !O%s", k->biasElt.ptr ? ", !BIAS" : "",
-                    k->kvElt.ptr ? ", !KVL" : "", k->hasLse ? ", !LSE" : "");
+  faTemplateVarsSet(vars, "TYPES", "!Q, !K, !V%s, !O%s", optTypes.data,
+                    k->hasLse ? ", !LSE" : "");
+  faTextDestroy(&opt);
+  faTextDestroy(&optTypes);
 }
 
 long faTensorCoreClampOffset(int64_t off) {
@@ -126,7 +137,8 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   faTemplateVarsSetType(vars, "OE", k->outElt);
   /* Without a bias and with a positive scale, the max runs on raw scores
    * and the scale folds into the exponent (one FFMA per score). */
-  bool prescale = k->biasElt.ptr || !(k->scale > 0);
+  bool funcs = !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn);
+  bool prescale = k->biasElt.ptr || !(k->scale > 0) || !mlirOperationIsNull(k->modFn);
   double scaleLog2e = k->scale * FA_LOG2E;
   faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
   faTemplateVarsSetFlag(vars, "PRESCALE", prescale);
@@ -134,6 +146,8 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   faTemplateVarsSetInt(vars, "MAX_SLACK", TC_MAX_SLACK);
   faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
   faAttentionSetArgs(vars, k);
+  faAttentionSetFunctionVars(vars, k);
+  faTemplateVarsSetFlag(vars, "FUNCS", funcs);
   setCallArgs(vars, k);
   setFeatures(vars, k);
 }
@@ -141,7 +155,7 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
 /* Whether a decode step of grouped heads may pack its heads into rows:
  * nothing in the op may tell the heads or the rows apart. */
 static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
-  if (m >= 0 && m != 1)
+  if ((m >= 0 && m != 1) || !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn))
     return false;
   if (k->kvElt.ptr && k->kvPerHead)
     return false;
@@ -177,6 +191,7 @@ const char *faAttentionTensorCoreAppend(FaText *t, const FaAttentionKernel *k, c
   faTemplateVarsSetType(&vars, "E", k->elt);
   faTemplateVarsSetType(&vars, "OE", k->outElt);
   faAttentionSetArgs(&vars, k);
+  faAttentionSetFunctionVars(&vars, k);
   setCallArgs(&vars, k);
   faTemplateVarsSetFlag(&vars, "HAS_MAIN", hasMain);
   faTemplateVarsSetFlag(&vars, "HAS_DECODE", hasDecode);

@@ -10,6 +10,7 @@
 // that leaves row 0 every key).
 //#vars NAME DECODE_MAX_M ARGS CAUSAL_OFFSET E OE PACKED_ARGS TYPES CALL_ARGS
 //#flags HAS_DECODE HAS_MAIN PACK CAUSAL LSE
+//#include attention_functions
 func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
 //#if HAS_DECODE
   %c0 = arith.constant 0 : index

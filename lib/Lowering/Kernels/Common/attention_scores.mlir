@@ -3,10 +3,13 @@
 // fragment %s (layout of the kernel's fragments), it makes %s4: S * scale *
 // log2(e) (+ bias * log2(e)) where the scale is applied first, raw S
 // otherwise, and -inf where a key is hidden (past kv_len / N, above the
-// causal diagonal). The kernel defines the values it reads (%row0i, %col0i,
-// %scols, %nvalid, and the bias / causal constants).
-//#vars P NS BIAS_ELT
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL
+// causal diagonal), or where the op's mask says so (MASK), after the op's
+// score_mod (MOD) maps each score (in natural units: with MOD the scores are
+// prescaled, in the log2 domain). The kernel defines the values it reads
+// (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
+// and the bias / causal constants).
+//#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -57,6 +60,37 @@
 //#endif
 //#endif
 
+//#if FUNCS
+      // The op's score_mod and mask on each score, at its (query, key).
+      %frows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
+      %ln2f = arith.constant 0.69314718055994531 : f32
+      %log2ef = arith.constant 1.4426950408889634 : f32
+      %s3f = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3) -> (!{{P}}sfrag) {
+        %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
+        %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx
+        %fri = arith.addi %row0i, %frofs : i32
+        %fci = arith.addi %colbase, %fcofs : i32
+        %frix = arith.index_cast %fri : i32 to index
+        %fcix = arith.index_cast %fci : i32 to index
+        %fx = vector.extract %fv[%fi] : f32 from !{{P}}sfrag
+//#if MOD
+        %fxn = arith.mulf %fx, %ln2f : f32
+        %fxm = func.call @{{MOD_FN}}(%fxn, %b, %h, %frix, %fcix{{CAPS}}) : (f32, index, index, index, index{{CAP_TYPES}}) -> f32
+        %fxo = arith.mulf %fxm, %log2ef : f32
+//#else
+        %fxo = arith.addf %fx, %zf : f32
+//#endif
+//#if MASK
+        %fvis = func.call @{{MASK_FN}}(%b, %h, %frix, %fcix{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+        %fy = arith.select %fvis, %fxo, %ninf : f32
+//#else
+        %fy = arith.addf %fxo, %zf : f32
+//#endif
+        %fn = vector.insert %fy, %fv[%fi] : f32 into !{{P}}sfrag
+        affine.yield %fn : !{{P}}sfrag
+      }
+//#endif
+
       // Masks only where some key of the tile is hidden: past N / kv_len, or
       // above the causal diagonal of the tile's first row.
       %tend = arith.addi %n0, %cBN : index
@@ -81,8 +115,16 @@
 //#else
         %ok = arith.andi %inkv, %inkv : vector<{{NS}}xi1>
 //#endif
+//#if FUNCS
+        %sm = arith.select %ok, %s3f, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
+        scf.yield %sm : !{{P}}sfrag
+      } else {
+        scf.yield %s3f : !{{P}}sfrag
+      }
+//#else
         %sm = arith.select %ok, %s3, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
         scf.yield %sm : !{{P}}sfrag
       } else {
         scf.yield %s3 : !{{P}}sfrag
       }
+//#endif

@@ -84,7 +84,7 @@ const char *faAttentionPortableAppend(FaText *t, const FaAttentionKernel *k, FaT
   faTemplateVarsInit(&vars);
   faTemplateVarsSet(&vars, "NAME", "%s", name);
   faAttentionSetArgs(&vars, k);
-  faAttentionSetFunctionVars(&vars, k, name);
+  faAttentionSetFunctionVars(&vars, k);
   setTiles(&vars, k, target);
   setFeatures(&vars, k);
   const char *missing = setLoads(&vars, k);

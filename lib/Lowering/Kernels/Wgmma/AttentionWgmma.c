@@ -207,6 +207,37 @@ static const char *setWaits(FaTemplateVars *vars, const FaAttentionKernel *w,
   return missing;
 }
 
+/* What the scores function takes beyond its fragment: the bias and (b, h,
+ * M, N) to index it; (b, h) and the captures for the op's functions. */
+static void setSoftmaxExtra(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  bool bias = k->biasElt.ptr != NULL;
+  bool funcs = !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn);
+  FaText args, types, params;
+  faTextInit(&args);
+  faTextInit(&types);
+  faTextInit(&params);
+  if (bias) {
+    faTextAppend(&args, ", %%bias, %%b, %%h, %%M, %%N");
+    faTextAppend(&types, ", !BIAS, index, index, index, index");
+    faTextAppend(&params, ", %%bias: !BIAS, %%b: index, %%h: index, %%M: index, %%N: index");
+  } else if (funcs) {
+    faTextAppend(&args, ", %%b, %%h");
+    faTextAppend(&types, ", index, index");
+    faTextAppend(&params, ", %%b: index, %%h: index");
+  }
+  for (intptr_t i = 0; funcs && i < k->numCaptures; ++i) {
+    faTextAppend(&args, ", %%cap%ld", (long)i);
+    faTextAppend(&types, ", !C%ld", (long)i);
+    faTextAppend(&params, ", %%cap%ld: !C%ld", (long)i, (long)i);
+  }
+  faTemplateVarsSet(vars, "SOFTMAX_EXTRA_ARGS", "%s", args.data);
+  faTemplateVarsSet(vars, "SOFTMAX_EXTRA_TYPES", "%s", types.data);
+  faTemplateVarsSet(vars, "SOFTMAX_EXTRA_PARAMS", "%s", params.data);
+  faTextDestroy(&args);
+  faTextDestroy(&types);
+  faTextDestroy(&params);
+}
+
 /* One kernel of the template: `name` with `row`'s tiles; the first
  * persistent one of an op declares the runtime function it calls
  * (*smsDeclared). */
@@ -232,12 +263,7 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
   faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;
-  bool bias = w.biasElt.ptr != NULL;
-  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_ARGS", "%s", bias ? ", %bias, %b, %h, %M, %N" : "");
-  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_TYPES", "%s",
-                    bias ? ", !BIAS, index, index, index, index" : "");
-  faTemplateVarsSet(&vars, "SOFTMAX_EXTRA_PARAMS", "%s",
-                    bias ? ", %bias: !BIAS, %b: index, %h: index, %M: index, %N: index" : "");
+  setSoftmaxExtra(&vars, &w);
   const char *missing = setWaits(&vars, &w, name);
   if (!missing)
     missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);

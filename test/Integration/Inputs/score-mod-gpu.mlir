@@ -1,0 +1,83 @@
+// Masks and score modifications on the tensor-core kernels (mma.sync main and
+// decode, wgmma on sm_90a): scripts/gpu_prepare.sh compiles each chunk, and
+// scripts/gpu_check.sh compares the GPU's results with the CPU reference.
+// gpu-check-args: --int-max=3
+
+// A window of 40 keys with causal_offset 0 and ALiBi, f16, GQA 4 / 2, M = 150.
+func.func private @window(%b: index, %h: index, %i: index, %j: index, %slopes: tensor<4xf32>) -> i1 {
+  %w = arith.constant 40 : index
+  %d = arith.subi %i, %j : index
+  %in = arith.cmpi slt, %d, %w : index
+  return %in : i1
+}
+func.func private @alibi(%s: f32, %b: index, %h: index, %i: index, %j: index, %slopes: tensor<4xf32>) -> f32 {
+  %m = tensor.extract %slopes[%h] : tensor<4xf32>
+  %ii = arith.index_cast %i : index to i64
+  %jj = arith.index_cast %j : index to i64
+  %d = arith.subi %jj, %ii : i64
+  %df = arith.sitofp %d : i64 to f32
+  %t = arith.mulf %m, %df : f32
+  %r = arith.addf %s, %t : f32
+  return %r : f32
+}
+func.func @window_alibi(%q: tensor<2x4x150x64xf16>, %k: tensor<2x2x150x64xf16>, %v: tensor<2x2x150x64xf16>, %slopes: tensor<4xf32>) -> tensor<2x4x150x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %slopes) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64, mask = @window, score_mod = @alibi}
+      : (tensor<2x4x150x64xf16>, tensor<2x2x150x64xf16>, tensor<2x2x150x64xf16>, tensor<4xf32>) -> tensor<2x4x150x64xf16>
+  return %o : tensor<2x4x150x64xf16>
+}
+
+// -----
+
+// Softcap 5 with the LSE, bf16, D = 128, M = 130, N = 257.
+func.func private @cap(%s: f32, %b: index, %h: index, %i: index, %j: index) -> f32 {
+  %c = arith.constant 5.0 : f32
+  %x = arith.divf %s, %c : f32
+  %t = math.tanh %x : f32
+  %r = arith.mulf %t, %c : f32
+  return %r : f32
+}
+func.func @softcap(%q: tensor<1x2x130x128xbf16>, %k: tensor<1x2x257x128xbf16>, %v: tensor<1x2x257x128xbf16>) -> (tensor<1x2x130x128xbf16>, tensor<1x2x130xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.25 : f32, score_mod = @cap}
+      : (tensor<1x2x130x128xbf16>, tensor<1x2x257x128xbf16>, tensor<1x2x257x128xbf16>) -> (tensor<1x2x130x128xbf16>, tensor<1x2x130xf32>)
+  return %o, %l : tensor<1x2x130x128xbf16>, tensor<1x2x130xf32>
+}
+
+// -----
+
+// gpu-check-args: --int-max=3
+// Documents (ids in [0, 3]) and causal, f16, with the LSE: rows whose
+// document starts later see only their own keys.
+func.func private @same_doc(%b: index, %h: index, %i: index, %j: index, %doc: tensor<200xi32>) -> i1 {
+  %di = tensor.extract %doc[%i] : tensor<200xi32>
+  %dj = tensor.extract %doc[%j] : tensor<200xi32>
+  %r = arith.cmpi eq, %di, %dj : i32
+  return %r : i1
+}
+func.func @documents(%q: tensor<1x2x200x64xf16>, %k: tensor<1x2x200x64xf16>, %v: tensor<1x2x200x64xf16>, %doc: tensor<200xi32>) -> (tensor<1x2x200x64xf16>, tensor<1x2x200xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64, mask = @same_doc}
+      : (tensor<1x2x200x64xf16>, tensor<1x2x200x64xf16>, tensor<1x2x200x64xf16>, tensor<200xi32>) -> (tensor<1x2x200x64xf16>, tensor<1x2x200xf32>)
+  return %o, %l : tensor<1x2x200x64xf16>, tensor<1x2x200xf32>
+}
+
+// -----
+
+// Decode (M = 1, GQA 8 / 2: heads not packed, the functions see h) with
+// ALiBi and a window of 100 keys from the end.
+func.func private @recent(%b: index, %h: index, %i: index, %j: index, %slopes: tensor<8xf32>) -> i1 {
+  %c = arith.constant 400 : index
+  %r = arith.cmpi uge, %j, %c : index
+  return %r : i1
+}
+func.func private @alibi8(%s: f32, %b: index, %h: index, %i: index, %j: index, %slopes: tensor<8xf32>) -> f32 {
+  %m = tensor.extract %slopes[%h] : tensor<8xf32>
+  %jj = arith.index_cast %j : index to i64
+  %df = arith.sitofp %jj : i64 to f32
+  %t = arith.mulf %m, %df : f32
+  %r = arith.addf %s, %t : f32
+  return %r : f32
+}
+func.func @decode(%q: tensor<2x8x1x128xf16>, %k: tensor<2x2x500x128xf16>, %v: tensor<2x2x500x128xf16>, %slopes: tensor<8xf32>) -> tensor<2x8x1x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %slopes) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.088 : f32, mask = @recent, score_mod = @alibi8}
+      : (tensor<2x8x1x128xf16>, tensor<2x2x500x128xf16>, tensor<2x2x500x128xf16>, tensor<8xf32>) -> tensor<2x8x1x128xf16>
+  return %o : tensor<2x8x1x128xf16>
+}
