@@ -85,6 +85,10 @@ void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, lo
  * indices clamped into its bounds), marked to be inlined; returns why they
  * could not be made, or NULL. */
 const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k);
+/* The mask's interval extension @NAME_mask_range (MaskRange.c), for the
+ * kernels' key-tile ranges and the tiles they need not mask; NULL or why it
+ * could not be made. Nothing without a mask. */
+const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKernel *k);
 /* The captures' kernel types: the memref of a captured tensor (any shape,
  * unit inner stride on tensor cores), a scalar's own type, in `t`. */
 void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_t i);

@@ -448,6 +448,11 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   }
   appendWrapper(&t, &k, name);
   faAttentionAppendFunctions(module, &k);
+  const char *rangeWhy = faAttentionAppendMaskRange(module, &k);
+  if (rangeWhy) {
+    faTextDestroy(&t);
+    return emitError(op, "internal error: ", rangeWhy);
+  }
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   if (mlirLogicalResultIsFailure(ok)) {

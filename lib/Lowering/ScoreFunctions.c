@@ -140,6 +140,7 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
     faTemplateVarsSetType(vars, "SINKS_ELT", k->sinksElt);
   faTemplateVarsSet(vars, "MASK_FN", "%s_mask", name);
   faTemplateVarsSet(vars, "MOD_FN", "%s_mod", name);
+  faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
   FaText caps, types;
   faTextInit(&caps);
   faTextInit(&types);

@@ -20,7 +20,7 @@
 // E_F32, BIAS_F32 and OUT_F32 where Q/K/V, the bias and O are f32.
 //#vars NAME BM BN D DV THREADS WORKGROUP ARGS SCALE_LOG2E KV_ELT CAUSAL_OFFSET LOAD_Q A_SIZE
 //#vars LOAD_K LOAD_V
-//#flags GPU KVLEN KVLEN_PER_HEAD CAUSAL BIAS
+//#flags GPU KVLEN KVLEN_PER_HEAD CAUSAL BIAS MASK
 !tQ = memref<{{BM}}x{{D}}xf32{{WORKGROUP}}>
 !tK = memref<{{BN}}x{{D}}xf32{{WORKGROUP}}>
 !tV = memref<{{BN}}x{{DV}}xf32{{WORKGROUP}}>
@@ -111,7 +111,14 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     %nend = arith.addi %nend0, %c0 : index
 //#endif
 //#endif
+//#if MASK
+//#include attention_key_range
+    %NT0 = arith.addi %kr_t0, %c0 : index
+    %NT = arith.addi %kr_t1, %c0 : index
+//#else
+    %NT0 = arith.addi %c0, %c0 : index
     %NT = arith.ceildivui %nend, %cBN : index
+//#endif
 //#if BIAS
     // Bias indices: a dim of size 1 is broadcast (%bi2, %bi3 per score).
     %bd0 = memref.dim %bias, %c0 : !BIAS
@@ -132,7 +139,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     "fa.blockwise_fill"(%lrow, %zf) : (!tR, f32) -> ()
     %a_n0 = arith.constant {{A_SIZE}} : index
     // --- key tile %nt: keys [%n0, %n0 + %cols) -------------------------------
-    scf.for %nt = %c0 to %NT step %c1 {
+    scf.for %nt = %NT0 to %NT step %c1 {
       %n0 = arith.muli %nt, %cBN : index
       %nrem = arith.subi %nend, %n0 : index
       %cols = arith.minui %nrem, %cBN : index

@@ -1,4 +1,4 @@
-//#vars S_SIZE BIAS_ELT MASK_FN MOD_FN CAPS CAP_TYPES
+//#vars S_SIZE BIAS_ELT MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN
 //#flags CAUSAL BIAS BIAS_F32 MASK MOD
       // --- mask: S[r, c] of query %i = %m0 + r, key %j = %n0 + c -------------
       // (attention_portable_mask.mlir, included by attention_portable.mlir.)
@@ -9,6 +9,16 @@
       // natural domain: S is in the log2 domain here). %s_n also serves the
       // softmax.
       %s_n = arith.constant {{S_SIZE}} : index
+//#if MASK
+      // The tile's keys [%n0, %n0 + %cols) for rows [%m0, %m0 + %rows): where
+      // the mask must show them all (MaskRange.c), it is not called.
+      %tm_ihi0 = arith.addi %m0, %rows : index
+      %tm_ihi = arith.subi %tm_ihi0, %c1 : index
+      %tm_jhi0 = arith.addi %n0, %cols : index
+      %tm_jhi = arith.subi %tm_jhi0, %c1 : index
+      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{CAPS}})
+          : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+//#endif
       scf.for %e = %tid to %s_n step %nth {
         %r = arith.divui %e, %cBN : index
         %c = arith.remui %e, %cBN : index
@@ -33,7 +43,12 @@
 //#endif
 //#endif
 //#if MASK
-        %inmask = func.call @{{MASK_FN}}(%b, %h, %i, %j{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+        %inmask = scf.if %tm_must -> i1 {
+          scf.yield %tm_must : i1
+        } else {
+          %fm = func.call @{{MASK_FN}}(%b, %h, %i, %j{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+          scf.yield %fm : i1
+        }
         %valid = arith.andi %valid0, %inmask : i1
 //#endif
         %s = memref.load %st[%r, %c] : !tS

@@ -1,0 +1,580 @@
+/* Block sparsity from the IR: the interval extension of the op's mask.
+ *
+ * For kernel NAME with a mask function, this appends
+ *   func.func private @NAME_mask_range(%b, %h, %ilo, %ihi, %jlo, %jhi: index,
+ *                                      captures...) -> (i1, i1)
+ * which says, for every query i in [ilo, ihi] and key j in [jlo, jhi] of
+ * batch b and head h at once, whether the mask MAY be true for some pair
+ * (may) and whether it MUST be true for all (must). It is the mask's body
+ * evaluated on intervals: each integer value becomes [lo, hi] in i64 and a
+ * flag `known`, each i1 value (may, must). The rules are sound (the set of
+ * values a source op can give lies in its interval) and monotone in the
+ * input intervals; anything they cannot bound (a read of a captured tensor,
+ * a float, a product of large values, a value outside its type's range,
+ * where the source would wrap) is unknown: may = true, must = false.
+ * Kernels use it to visit only key tiles that may be visible (a binary
+ * search: the mask's "may" over keys [0, x] grows with x) and to skip the
+ * mask on tiles it must keep whole (Kernels/Common/attention_key_range.mlir).
+ * docs/lowering.md, "Block sparsity". */
+#include "Lowering/AttentionKernel.h"
+#include "Support/Builders.h"
+#include "Support/IRText.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* What a value of the mask function is on intervals. */
+typedef enum { V_INT, V_BOOL, V_OTHER } ValueKind;
+
+typedef struct {
+  MlirValue value;
+  ValueKind kind;
+  int id; /* %vID_lo, %vID_hi, %vID_k (ints) or %vID_may, %vID_must (i1) */
+} Slot;
+
+enum { MAX_SLOTS = 512 };
+
+typedef struct {
+  FaText *t;
+  Slot slots[MAX_SLOTS];
+  int numSlots, tmp;
+  bool failed; /* too many values */
+} Range;
+
+static const Slot *lookup(const Range *r, MlirValue v) {
+  for (int i = 0; i < r->numSlots; ++i)
+    if (mlirValueEqual(r->slots[i].value, v))
+      return &r->slots[i];
+  return NULL;
+}
+
+static const Slot *define(Range *r, MlirValue v, ValueKind kind) {
+  if (r->numSlots == MAX_SLOTS) {
+    r->failed = true;
+    return &r->slots[0];
+  }
+  Slot *s = &r->slots[r->numSlots];
+  *s = (Slot){v, kind, r->numSlots};
+  ++r->numSlots;
+  return s;
+}
+
+static bool isBool(MlirType t) { return mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 1; }
+static bool isInt(MlirType t) { return mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && !isBool(t)); }
+
+/* A fresh temporary, %tN. */
+static int fresh(Range *r) { return r->tmp++; }
+
+/* %tN = OP a, b : TYPE; returns N. */
+static int emit2(Range *r, const char *op, const char *a, const char *b, const char *type) {
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = %s %s, %s : %s\n", n, op, a, b, type);
+  return n;
+}
+
+/* The names of a slot's parts, in buffers. */
+static void part(char *buf, size_t n, const Slot *s, const char *which) {
+  snprintf(buf, n, "%%v%d_%s", s->id, which);
+}
+
+/* Defines an unknown value: an int [0, 0] not known, an i1 (true, false). */
+static void defineUnknown(Range *r, MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  const Slot *s = define(r, v, isBool(t) ? V_BOOL : isInt(t) ? V_INT : V_OTHER);
+  if (s->kind == V_BOOL)
+    faTextAppend(r->t, "  %%v%d_may = arith.addi %%true, %%false : i1\n"
+                       "  %%v%d_must = arith.addi %%false, %%false : i1\n", s->id, s->id);
+  else if (s->kind == V_INT)
+    faTextAppend(r->t, "  %%v%d_lo = arith.addi %%z, %%z : i64\n  %%v%d_hi = arith.addi %%z, %%z : i64\n"
+                       "  %%v%d_k = arith.addi %%false, %%false : i1\n", s->id, s->id, s->id);
+}
+
+/* An int slot from i64 names lo, hi and i1 name k, with `k` and-ed with
+ * "lo and hi fit the result type `type`" (the source would wrap otherwise;
+ * index and i64 keep within +-2^62 so that sums never overflow i64). */
+static void defineInt(Range *r, MlirValue v, const char *lo, const char *hi, const char *k) {
+  MlirType type = mlirValueGetType(v);
+  int w = mlirTypeIsAIndex(type) ? 64 : (int)mlirIntegerTypeGetWidth(type);
+  long long lim = w >= 63 ? (1LL << 62) : (1LL << (w - 1));
+  const Slot *s = define(r, v, V_INT);
+  int a = fresh(r), b = fresh(r), c = fresh(r), d = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.constant %lld : i64\n  %%t%d = arith.constant %lld : i64\n"
+               "  %%t%d = arith.cmpi sge, %s, %%t%d : i64\n  %%t%d = arith.cmpi slt, %s, %%t%d : i64\n",
+               a, -lim, b, lim, c, lo, a, d, hi, b);
+  faTextAppend(r->t, "  %%v%d_lo = arith.addi %s, %%z : i64\n  %%v%d_hi = arith.addi %s, %%z : i64\n",
+               s->id, lo, s->id, hi);
+  int e = emit2(r, "arith.andi", k, "%true", "i1");
+  int f = fresh(r);
+  faTextAppend(r->t, "  %%t%d = arith.andi %%t%d, %%t%d : i1\n  %%v%d_k = arith.andi %%t%d, %%t%d : i1\n",
+               f, c, d, s->id, e, f);
+}
+
+static void defineBool(Range *r, MlirValue v, const char *may, const char *must) {
+  const Slot *s = define(r, v, V_BOOL);
+  faTextAppend(r->t, "  %%v%d_may = arith.addi %s, %%false : i1\n  %%v%d_must = arith.addi %s, %%false : i1\n",
+               s->id, may, s->id, must);
+}
+
+/* An index or integer value `name` of type `type` as i64, in %tN. */
+static int toI64(Range *r, const char *name, MlirType type) {
+  int n = fresh(r);
+  if (mlirTypeIsAIndex(type))
+    faTextAppend(r->t, "  %%t%d = arith.index_cast %s : index to i64\n", n, name);
+  else if (mlirIntegerTypeGetWidth(type) < 64) {
+    faTextAppend(r->t, "  %%t%d = arith.extsi %s : ", n, name);
+    faTextAppendType(r->t, type);
+    faTextAppend(r->t, " to i64\n");
+  } else
+    faTextAppend(r->t, "  %%t%d = arith.addi %s, %%z : i64\n", n, name);
+  return n;
+}
+
+/* Names of an int slot's parts. */
+typedef struct {
+  char lo[32], hi[32], k[32];
+} IntNames;
+static IntNames intNames(const Slot *s) {
+  IntNames n;
+  part(n.lo, sizeof n.lo, s, "lo");
+  part(n.hi, sizeof n.hi, s, "hi");
+  part(n.k, sizeof n.k, s, "k");
+  return n;
+}
+
+typedef struct {
+  char may[32], must[32];
+} BoolNames;
+static BoolNames boolNames(const Slot *s) {
+  BoolNames n;
+  part(n.may, sizeof n.may, s, "may");
+  part(n.must, sizeof n.must, s, "must");
+  return n;
+}
+
+static const char *tname(char *buf, int n) {
+  snprintf(buf, 32, "%%t%d", n);
+  return buf;
+}
+
+/* --- the rules ------------------------------------------------------------ */
+
+static void ruleConstant(Range *r, MlirOperation op, MlirValue res) {
+  MlirAttribute a = faOpGetAttr(op, "value");
+  MlirType t = mlirValueGetType(res);
+  if (!mlirAttributeIsAInteger(a) || !(isInt(t) || isBool(t))) {
+    defineUnknown(r, res);
+    return;
+  }
+  if (isBool(t)) {
+    bool v = mlirIntegerAttrGetValueInt(a) != 0;
+    defineBool(r, res, v ? "%true" : "%false", v ? "%true" : "%false");
+    return;
+  }
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = arith.constant %lld : i64\n", n, (long long)mlirIntegerAttrGetValueInt(a));
+  char b[32];
+  defineInt(r, res, tname(b, n), b, "%true");
+}
+
+/* lo/hi of x OP y for add and sub. */
+static void ruleAddSub(Range *r, MlirValue res, const IntNames *x, const IntNames *y, bool sub) {
+  char lo[32], hi[32];
+  tname(lo, emit2(r, sub ? "arith.subi" : "arith.addi", x->lo, sub ? y->hi : y->lo, "i64"));
+  tname(hi, emit2(r, sub ? "arith.subi" : "arith.addi", x->hi, sub ? y->lo : y->hi, "i64"));
+  char k[32];
+  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
+  defineInt(r, res, lo, hi, k);
+}
+
+/* Whether an interval lies in [-2^31, 2^31): %tN (i1). */
+static int small(Range *r, const IntNames *x) {
+  int a = fresh(r), b = fresh(r), c = fresh(r), d = fresh(r), e = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.constant -2147483648 : i64\n  %%t%d = arith.constant 2147483648 : i64\n"
+               "  %%t%d = arith.cmpi sge, %s, %%t%d : i64\n  %%t%d = arith.cmpi slt, %s, %%t%d : i64\n"
+               "  %%t%d = arith.andi %%t%d, %%t%d : i1\n",
+               a, b, c, x->lo, a, d, x->hi, b, e, c, d);
+  return e;
+}
+
+static void ruleMul(Range *r, MlirValue res, const IntNames *x, const IntNames *y) {
+  char p[4][32], lo[32], hi[32], k[32], s0[32], s1[32];
+  const char *xs[2] = {x->lo, x->hi}, *ys[2] = {y->lo, y->hi};
+  for (int i = 0; i < 4; ++i)
+    tname(p[i], emit2(r, "arith.muli", xs[i / 2], ys[i % 2], "i64"));
+  char m0[32], m1[32];
+  tname(m0, emit2(r, "arith.minsi", p[0], p[1], "i64"));
+  tname(m1, emit2(r, "arith.minsi", p[2], p[3], "i64"));
+  tname(lo, emit2(r, "arith.minsi", m0, m1, "i64"));
+  tname(m0, emit2(r, "arith.maxsi", p[0], p[1], "i64"));
+  tname(m1, emit2(r, "arith.maxsi", p[2], p[3], "i64"));
+  tname(hi, emit2(r, "arith.maxsi", m0, m1, "i64"));
+  tname(s0, small(r, x));
+  tname(s1, small(r, y));
+  char a[32], b[32];
+  tname(a, emit2(r, "arith.andi", x->k, y->k, "i1"));
+  tname(b, emit2(r, "arith.andi", s0, s1, "i1"));
+  tname(k, emit2(r, "arith.andi", a, b, "i1"));
+  defineInt(r, res, lo, hi, k);
+}
+
+/* y a known positive singleton: %tN (i1); its safe divisor in %tM. */
+static int positiveConstant(Range *r, const IntNames *y, int *divisor) {
+  int a = fresh(r), b = fresh(r), c = fresh(r), d = fresh(r), e = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.cmpi eq, %s, %s : i64\n  %%t%d = arith.cmpi sgt, %s, %%z : i64\n"
+               "  %%t%d = arith.andi %%t%d, %%t%d : i1\n  %%t%d = arith.andi %%t%d, %s : i1\n",
+               a, y->lo, y->hi, b, y->lo, c, a, b, d, c, y->k);
+  faTextAppend(r->t, "  %%t%d = arith.select %%t%d, %s, %%one : i64\n", e, d, y->lo);
+  *divisor = e;
+  return d;
+}
+
+/* Whether x.lo >= 0: %tN. */
+static int nonNegative(Range *r, const IntNames *x) {
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = arith.cmpi sge, %s, %%z : i64\n", n, x->lo);
+  return n;
+}
+
+/* Division by a positive constant: monotone, so the ends map to the ends.
+ * The unsigned ones need x >= 0 (then they are the signed ones). */
+static void ruleDiv(Range *r, MlirValue res, const char *i64op, const IntNames *x,
+                    const IntNames *y, bool isUnsigned) {
+  int div;
+  int ok = positiveConstant(r, y, &div);
+  char dv[32], lo[32], hi[32], k[32], okn[32];
+  tname(dv, div);
+  tname(lo, emit2(r, i64op, x->lo, dv, "i64"));
+  tname(hi, emit2(r, i64op, x->hi, dv, "i64"));
+  tname(okn, ok);
+  tname(k, emit2(r, "arith.andi", x->k, okn, "i1"));
+  if (isUnsigned) {
+    char nn[32];
+    tname(nn, nonNegative(r, x));
+    tname(k, emit2(r, "arith.andi", k, nn, "i1"));
+  }
+  defineInt(r, res, lo, hi, k);
+}
+
+/* x mod c, x >= 0, c a positive constant: [x.lo mod c, x.hi mod c] when both
+ * ends are in one period, else [0, c - 1]. */
+static void ruleRem(Range *r, MlirValue res, const IntNames *x, const IntNames *y) {
+  int div;
+  int ok = positiveConstant(r, y, &div);
+  char dv[32], q0[32], q1[32], same[32], r0[32], r1[32], c1[32], lo[32], hi[32], k[32], nn[32], okn[32];
+  tname(dv, div);
+  tname(q0, emit2(r, "arith.divsi", x->lo, dv, "i64"));
+  tname(q1, emit2(r, "arith.divsi", x->hi, dv, "i64"));
+  tname(same, emit2(r, "arith.cmpi eq,", q0, q1, "i64"));
+  tname(r0, emit2(r, "arith.remsi", x->lo, dv, "i64"));
+  tname(r1, emit2(r, "arith.remsi", x->hi, dv, "i64"));
+  tname(c1, emit2(r, "arith.subi", dv, "%one", "i64"));
+  int a = fresh(r), b = fresh(r);
+  faTextAppend(r->t, "  %%t%d = arith.select %s, %s, %%z : i64\n  %%t%d = arith.select %s, %s, %s : i64\n",
+               a, same, r0, b, same, r1, c1);
+  tname(lo, a);
+  tname(hi, b);
+  tname(nn, nonNegative(r, x));
+  tname(okn, ok);
+  tname(k, emit2(r, "arith.andi", x->k, okn, "i1"));
+  tname(k, emit2(r, "arith.andi", k, nn, "i1"));
+  defineInt(r, res, lo, hi, k);
+}
+
+static void ruleMinMax(Range *r, MlirValue res, const char *i64op, const IntNames *x,
+                       const IntNames *y, bool isUnsigned) {
+  char lo[32], hi[32], k[32];
+  tname(lo, emit2(r, i64op, x->lo, y->lo, "i64"));
+  tname(hi, emit2(r, i64op, x->hi, y->hi, "i64"));
+  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
+  if (isUnsigned) {
+    char a[32], b[32];
+    tname(a, nonNegative(r, x));
+    tname(b, nonNegative(r, y));
+    tname(k, emit2(r, "arith.andi", k, a, "i1"));
+    tname(k, emit2(r, "arith.andi", k, b, "i1"));
+  }
+  defineInt(r, res, lo, hi, k);
+}
+
+/* A cast between integer types (index, iN): the same interval, where it fits
+ * the result; from an unsigned reading, only where x >= 0. */
+static void ruleCast(Range *r, MlirValue res, const IntNames *x, bool isUnsigned) {
+  char k[32];
+  snprintf(k, sizeof k, "%s", x->k);
+  if (isUnsigned) {
+    char nn[32];
+    tname(nn, nonNegative(r, x));
+    tname(k, emit2(r, "arith.andi", x->k, nn, "i1"));
+  }
+  defineInt(r, res, x->lo, x->hi, k);
+}
+
+/* An i1 extended to an integer: extui gives [must, may], extsi [-may, -must]. */
+static void ruleExtBool(Range *r, MlirValue res, const BoolNames *x, bool isSigned) {
+  int a = fresh(r), b = fresh(r);
+  const char *one = isSigned ? "%mone" : "%one";
+  faTextAppend(r->t, "  %%t%d = arith.select %s, %s, %%z : i64\n  %%t%d = arith.select %s, %s, %%z : i64\n",
+               a, isSigned ? x->may : x->must, one, b, isSigned ? x->must : x->may, one);
+  char lo[32], hi[32];
+  defineInt(r, res, tname(lo, a), tname(hi, b), "%true");
+}
+
+/* cmpi: (may, must) of the predicate over the intervals; unknown unless both
+ * are known (and, for an unsigned predicate, both >= 0). */
+static void ruleCmp(Range *r, MlirValue res, int64_t pred, const IntNames *x, const IntNames *y) {
+  /* arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge. */
+  bool isUnsigned = pred >= 6;
+  int p = isUnsigned ? (int)pred - 4 : (int)pred; /* ult->slt, ... */
+  char may[32], must[32];
+  switch (p) {
+  case 2: /* slt */
+    tname(may, emit2(r, "arith.cmpi slt,", x->lo, y->hi, "i64"));
+    tname(must, emit2(r, "arith.cmpi slt,", x->hi, y->lo, "i64"));
+    break;
+  case 3: /* sle */
+    tname(may, emit2(r, "arith.cmpi sle,", x->lo, y->hi, "i64"));
+    tname(must, emit2(r, "arith.cmpi sle,", x->hi, y->lo, "i64"));
+    break;
+  case 4: /* sgt */
+    tname(may, emit2(r, "arith.cmpi sgt,", x->hi, y->lo, "i64"));
+    tname(must, emit2(r, "arith.cmpi sgt,", x->lo, y->hi, "i64"));
+    break;
+  case 5: /* sge */
+    tname(may, emit2(r, "arith.cmpi sge,", x->hi, y->lo, "i64"));
+    tname(must, emit2(r, "arith.cmpi sge,", x->lo, y->hi, "i64"));
+    break;
+  default: { /* eq, ne */
+    char o1[32], o2[32], overlap[32], sx[32], sy[32], se[32], a[32], single[32];
+    tname(o1, emit2(r, "arith.cmpi sle,", x->lo, y->hi, "i64"));
+    tname(o2, emit2(r, "arith.cmpi sle,", y->lo, x->hi, "i64"));
+    tname(overlap, emit2(r, "arith.andi", o1, o2, "i1"));
+    tname(sx, emit2(r, "arith.cmpi eq,", x->lo, x->hi, "i64"));
+    tname(sy, emit2(r, "arith.cmpi eq,", y->lo, y->hi, "i64"));
+    tname(se, emit2(r, "arith.cmpi eq,", x->lo, y->lo, "i64"));
+    tname(a, emit2(r, "arith.andi", sx, sy, "i1"));
+    tname(single, emit2(r, "arith.andi", a, se, "i1"));
+    if (p == 0) {
+      snprintf(may, sizeof may, "%s", overlap);
+      snprintf(must, sizeof must, "%s", single);
+    } else {
+      tname(may, emit2(r, "arith.xori", single, "%true", "i1"));
+      tname(must, emit2(r, "arith.xori", overlap, "%true", "i1"));
+    }
+  }
+  }
+  char k[32], fm[32], fs[32];
+  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
+  if (isUnsigned) {
+    char a[32], b[32];
+    tname(a, nonNegative(r, x));
+    tname(b, nonNegative(r, y));
+    tname(k, emit2(r, "arith.andi", k, a, "i1"));
+    tname(k, emit2(r, "arith.andi", k, b, "i1"));
+  }
+  /* Unknown: may = true, must = false. */
+  char nk[32];
+  tname(nk, emit2(r, "arith.xori", k, "%true", "i1"));
+  tname(fm, emit2(r, "arith.ori", may, nk, "i1"));
+  tname(fs, emit2(r, "arith.andi", must, k, "i1"));
+  defineBool(r, res, fm, fs);
+}
+
+static void ruleLogic(Range *r, MlirValue res, const char *op, const BoolNames *x,
+                      const BoolNames *y) {
+  char may[32], must[32];
+  if (!strcmp(op, "arith.andi") || !strcmp(op, "arith.ori")) {
+    tname(may, emit2(r, op, x->may, y->may, "i1"));
+    tname(must, emit2(r, op, x->must, y->must, "i1"));
+  } else { /* xori */
+    char nmx[32], nmy[32], nMx[32], nMy[32], a[32], b[32];
+    tname(nmx, emit2(r, "arith.xori", x->must, "%true", "i1"));
+    tname(nmy, emit2(r, "arith.xori", y->must, "%true", "i1"));
+    tname(nMx, emit2(r, "arith.xori", x->may, "%true", "i1"));
+    tname(nMy, emit2(r, "arith.xori", y->may, "%true", "i1"));
+    tname(a, emit2(r, "arith.andi", x->may, nmy, "i1"));
+    tname(b, emit2(r, "arith.andi", nmx, y->may, "i1"));
+    tname(may, emit2(r, "arith.ori", a, b, "i1"));
+    tname(a, emit2(r, "arith.andi", x->must, nMy, "i1"));
+    tname(b, emit2(r, "arith.andi", nMx, y->must, "i1"));
+    tname(must, emit2(r, "arith.ori", a, b, "i1"));
+  }
+  defineBool(r, res, may, must);
+}
+
+/* select %c, %x, %y: where c is decided, its side; else both. */
+static void ruleSelect(Range *r, MlirValue res, const BoolNames *c, const Slot *x, const Slot *y) {
+  char nmust[32];
+  tname(nmust, emit2(r, "arith.xori", c->must, "%true", "i1"));
+  if (x->kind == V_BOOL) {
+    BoolNames a = boolNames(x), b = boolNames(y);
+    char t1[32], t2[32], may[32], must[32], nmay[32], t3[32];
+    tname(t1, emit2(r, "arith.andi", c->may, a.may, "i1"));
+    tname(t2, emit2(r, "arith.andi", nmust, b.may, "i1"));
+    tname(may, emit2(r, "arith.ori", t1, t2, "i1"));
+    tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
+    tname(t1, emit2(r, "arith.andi", c->must, a.must, "i1"));
+    tname(t2, emit2(r, "arith.andi", nmay, b.must, "i1"));
+    tname(t3, emit2(r, "arith.andi", a.must, b.must, "i1"));
+    tname(must, emit2(r, "arith.ori", t1, t2, "i1"));
+    tname(must, emit2(r, "arith.ori", must, t3, "i1"));
+    defineBool(r, res, may, must);
+    return;
+  }
+  IntNames a = intNames(x), b = intNames(y);
+  char ulo[32], uhi[32], uk[32], lo[32], hi[32], k[32], nmay[32];
+  tname(ulo, emit2(r, "arith.minsi", a.lo, b.lo, "i64"));
+  tname(uhi, emit2(r, "arith.maxsi", a.hi, b.hi, "i64"));
+  tname(uk, emit2(r, "arith.andi", a.k, b.k, "i1"));
+  tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
+  /* must: x; !may: y; else the union. */
+  int l1 = fresh(r), l2 = fresh(r), h1 = fresh(r), h2 = fresh(r), k1 = fresh(r), k2 = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.select %s, %s, %s : i64\n  %%t%d = arith.select %s, %s, %%t%d : i64\n"
+               "  %%t%d = arith.select %s, %s, %s : i64\n  %%t%d = arith.select %s, %s, %%t%d : i64\n"
+               "  %%t%d = arith.select %s, %s, %s : i1\n  %%t%d = arith.select %s, %s, %%t%d : i1\n",
+               l1, nmay, b.lo, ulo, l2, c->must, a.lo, l1, h1, nmay, b.hi, uhi, h2, c->must, a.hi, h1,
+               k1, nmay, b.k, uk, k2, c->must, a.k, k1);
+  defineInt(r, res, tname(lo, l2), tname(hi, h2), tname(k, k2));
+}
+
+static bool nameIs(MlirOperation op, const char *name) { return faOpIsA(op, name); }
+
+static bool nameIn(MlirOperation op, const char *const *names) {
+  for (; *names; ++names)
+    if (nameIs(op, *names))
+      return true;
+  return false;
+}
+
+/* One op of the mask's body. */
+static void transformOp(Range *r, MlirOperation op) {
+  if (nameIs(op, "func.return"))
+    return;
+  if (mlirOperationGetNumResults(op) != 1) {
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+      defineUnknown(r, mlirOperationGetResult(op, i));
+    return;
+  }
+  MlirValue res = mlirOperationGetResult(op, 0);
+  if (nameIs(op, "arith.constant")) {
+    ruleConstant(r, op, res);
+    return;
+  }
+  intptr_t n = mlirOperationGetNumOperands(op);
+  const Slot *s[3] = {NULL, NULL, NULL};
+  for (intptr_t i = 0; i < n && i < 3; ++i)
+    s[i] = lookup(r, mlirOperationGetOperand(op, i));
+  bool ints2 = n == 2 && s[0] && s[1] && s[0]->kind == V_INT && s[1]->kind == V_INT;
+  bool bools2 = n == 2 && s[0] && s[1] && s[0]->kind == V_BOOL && s[1]->kind == V_BOOL;
+  bool int1 = n == 1 && s[0] && s[0]->kind == V_INT && isInt(mlirValueGetType(res));
+  IntNames x, y;
+  memset(&x, 0, sizeof x);
+  memset(&y, 0, sizeof y);
+  if (s[0] && s[0]->kind == V_INT)
+    x = intNames(s[0]);
+  if (s[1] && s[1]->kind == V_INT)
+    y = intNames(s[1]);
+  static const char *const kSignedCasts[] = {"arith.index_cast", "arith.extsi", "arith.trunci", NULL};
+  static const char *const kUnsignedCasts[] = {"arith.index_castui", "arith.extui", NULL};
+  if (ints2 && (nameIs(op, "arith.addi") || nameIs(op, "arith.subi")))
+    ruleAddSub(r, res, &x, &y, nameIs(op, "arith.subi"));
+  else if (ints2 && nameIs(op, "arith.muli"))
+    ruleMul(r, res, &x, &y);
+  else if (ints2 && (nameIs(op, "arith.divsi") || nameIs(op, "arith.divui")))
+    ruleDiv(r, res, "arith.divsi", &x, &y, nameIs(op, "arith.divui"));
+  else if (ints2 && nameIs(op, "arith.floordivsi"))
+    ruleDiv(r, res, "arith.floordivsi", &x, &y, false);
+  else if (ints2 && (nameIs(op, "arith.ceildivsi") || nameIs(op, "arith.ceildivui")))
+    ruleDiv(r, res, "arith.ceildivsi", &x, &y, nameIs(op, "arith.ceildivui"));
+  else if (ints2 && (nameIs(op, "arith.remsi") || nameIs(op, "arith.remui")))
+    ruleRem(r, res, &x, &y);
+  else if (ints2 && (nameIs(op, "arith.minsi") || nameIs(op, "arith.minui")))
+    ruleMinMax(r, res, "arith.minsi", &x, &y, nameIs(op, "arith.minui"));
+  else if (ints2 && (nameIs(op, "arith.maxsi") || nameIs(op, "arith.maxui")))
+    ruleMinMax(r, res, "arith.maxsi", &x, &y, nameIs(op, "arith.maxui"));
+  else if (int1 && nameIn(op, kSignedCasts))
+    ruleCast(r, res, &x, false);
+  else if (int1 && nameIn(op, kUnsignedCasts))
+    ruleCast(r, res, &x, true);
+  else if (n == 1 && s[0] && s[0]->kind == V_BOOL && isInt(mlirValueGetType(res)) &&
+           (nameIs(op, "arith.extui") || nameIs(op, "arith.extsi"))) {
+    BoolNames b = boolNames(s[0]);
+    ruleExtBool(r, res, &b, nameIs(op, "arith.extsi"));
+  } else if (ints2 && nameIs(op, "arith.cmpi"))
+    ruleCmp(r, res, mlirIntegerAttrGetValueInt(faOpGetAttr(op, "predicate")), &x, &y);
+  else if (bools2 && (nameIs(op, "arith.andi") || nameIs(op, "arith.ori") || nameIs(op, "arith.xori"))) {
+    BoolNames a = boolNames(s[0]), b = boolNames(s[1]);
+    ruleLogic(r, res, nameIs(op, "arith.andi") ? "arith.andi" : nameIs(op, "arith.ori") ? "arith.ori" : "arith.xori", &a, &b);
+  } else if (nameIs(op, "arith.select") && n == 3 && s[0] && s[1] && s[2] && s[0]->kind == V_BOOL &&
+             s[1]->kind == s[2]->kind && s[1]->kind != V_OTHER) {
+    BoolNames c = boolNames(s[0]);
+    ruleSelect(r, res, &c, s[1], s[2]);
+  } else
+    defineUnknown(r, res);
+}
+
+/* The block arguments: b, h exact; i in [ilo, ihi]; j in [jlo, jhi];
+ * integer scalar captures exact; the rest unknown. */
+static void defineArgs(Range *r, MlirBlock entry) {
+  static const char *const kLo[4] = {"%b", "%h", "%ilo", "%jlo"}, *const kHi[4] = {"%b", "%h", "%ihi", "%jhi"};
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    MlirType t = mlirValueGetType(arg);
+    if (i >= 4 && !isInt(t)) {
+      defineUnknown(r, arg);
+      continue;
+    }
+    char lo[32], hi[32], name[32];
+    if (i < 4) {
+      tname(lo, toI64(r, kLo[i], t));
+      tname(hi, toI64(r, kHi[i], t));
+    } else {
+      snprintf(name, sizeof name, "%%cap%ld", (long)(i - 4));
+      tname(lo, toI64(r, name, t));
+      snprintf(hi, sizeof hi, "%s", lo);
+    }
+    defineInt(r, arg, lo, hi, "%true");
+  }
+}
+
+const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKernel *k) {
+  if (mlirOperationIsNull(k->maskFn))
+    return NULL;
+  FaText t;
+  faTextInit(&t);
+  Range r = {&t, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
+  faTextAppend(&t, "func.func private @%s_mask_range(%%b: index, %%h: index, %%ilo: index, "
+                   "%%ihi: index, %%jlo: index, %%jhi: index", k->name);
+  for (intptr_t i = 0; i < k->numCaptures; ++i) {
+    faTextAppend(&t, ", %%cap%ld: ", (long)i);
+    faAttentionAppendCaptureType(&t, k, i);
+  }
+  faTextAppend(&t, ") -> (i1, i1) attributes {" FA_INLINE_ATTR "} {\n"
+                   "  %%true = arith.constant true\n  %%false = arith.constant false\n"
+                   "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"
+                   "  %%mone = arith.constant -1 : i64\n");
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->maskFn, 0));
+  defineArgs(&r, entry);
+  MlirOperation ret = (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    transformOp(&r, op);
+    if (nameIs(op, "func.return"))
+      ret = op;
+  }
+  const Slot *out = mlirOperationIsNull(ret) ? NULL : lookup(&r, mlirOperationGetOperand(ret, 0));
+  if (r.failed || !out || out->kind != V_BOOL) {
+    faTextDestroy(&t);
+    return "the mask's interval function could not be made";
+  }
+  faTextAppend(&t, "  return %%v%d_may, %%v%d_must : i1, i1\n}\n", out->id, out->id);
+  MlirLogicalResult ok = faModuleAppendParsed(module, &t);
+  faTextDestroy(&t);
+  return mlirLogicalResultIsSuccess(ok) ? NULL : "the mask's interval function did not parse";
+}
