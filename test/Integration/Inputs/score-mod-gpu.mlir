@@ -81,3 +81,67 @@ func.func @decode(%q: tensor<2x8x1x128xf16>, %k: tensor<2x2x500x128xf16>, %v: te
       : (tensor<2x8x1x128xf16>, tensor<2x2x500x128xf16>, tensor<2x2x500x128xf16>, tensor<8xf32>) -> tensor<2x8x1x128xf16>
   return %o : tensor<2x8x1x128xf16>
 }
+
+// -----
+
+// Block skipping: a window of 200 keys over 1100 (causal_offset 0), f16,
+// D = 64: each query tile visits only the key tiles the window may show.
+func.func private @win200(%b: index, %h: index, %i: index, %j: index) -> i1 {
+  %w = arith.constant 200 : index
+  %d = arith.subi %i, %j : index
+  %in = arith.cmpi slt, %d, %w : index
+  return %in : i1
+}
+func.func @window_skip(%q: tensor<1x4x1100x64xf16>, %k: tensor<1x4x1100x64xf16>, %v: tensor<1x4x1100x64xf16>) -> (tensor<1x4x1100x64xf16>, tensor<1x4x1100xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64, mask = @win200}
+      : (tensor<1x4x1100x64xf16>, tensor<1x4x1100x64xf16>, tensor<1x4x1100x64xf16>) -> (tensor<1x4x1100x64xf16>, tensor<1x4x1100xf32>)
+  return %o, %l : tensor<1x4x1100x64xf16>, tensor<1x4x1100xf32>
+}
+
+// -----
+
+// Chunks of 192 (i64 floor division), causal, bf16, D = 128, GQA 4 / 1.
+func.func private @chunk192(%b: index, %h: index, %i: index, %j: index) -> i1 {
+  %ii = arith.index_cast %i : index to i64
+  %jj = arith.index_cast %j : index to i64
+  %c = arith.constant 192 : i64
+  %qi = arith.floordivsi %ii, %c : i64
+  %kj = arith.floordivsi %jj, %c : i64
+  %r = arith.cmpi eq, %qi, %kj : i64
+  return %r : i1
+}
+func.func @chunked_skip(%q: tensor<2x4x700x128xbf16>, %k: tensor<2x1x700x128xbf16>, %v: tensor<2x1x700x128xbf16>) -> tensor<2x4x700x128xbf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.088 : f32, causal_offset = 0 : i64, mask = @chunk192}
+      : (tensor<2x4x700x128xbf16>, tensor<2x1x700x128xbf16>, tensor<2x1x700x128xbf16>) -> tensor<2x4x700x128xbf16>
+  return %o : tensor<2x4x700x128xbf16>
+}
+
+// -----
+
+// Prefix-LM (k < 100 or k <= q) without causal_offset, f16, and a window
+// from the other side for decode-sized M = 5 (the decode kernel, keys split).
+func.func private @prefix100(%b: index, %h: index, %i: index, %j: index) -> i1 {
+  %p = arith.constant 100 : index
+  %inp = arith.cmpi slt, %j, %p : index
+  %c = arith.cmpi sle, %j, %i : index
+  %r = arith.ori %inp, %c : i1
+  return %r : i1
+}
+func.func @prefix_skip(%q: tensor<1x2x600x64xf16>, %k: tensor<1x2x900x64xf16>, %v: tensor<1x2x900x64xf16>) -> tensor<1x2x600x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, mask = @prefix100}
+      : (tensor<1x2x600x64xf16>, tensor<1x2x900x64xf16>, tensor<1x2x900x64xf16>) -> tensor<1x2x600x64xf16>
+  return %o : tensor<1x2x600x64xf16>
+}
+
+// -----
+
+func.func private @late(%b: index, %h: index, %i: index, %j: index) -> i1 {
+  %c = arith.constant 3000 : index
+  %r = arith.cmpi uge, %j, %c : index
+  return %r : i1
+}
+func.func @decode_skip(%q: tensor<2x4x5x64xf16>, %k: tensor<2x4x4000x64xf16>, %v: tensor<2x4x4000x64xf16>) -> tensor<2x4x5x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 0.125 : f32, mask = @late}
+      : (tensor<2x4x5x64xf16>, tensor<2x4x4000x64xf16>, tensor<2x4x4000x64xf16>) -> tensor<2x4x5x64xf16>
+  return %o : tensor<2x4x5x64xf16>
+}

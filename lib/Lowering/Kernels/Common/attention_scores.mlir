@@ -8,7 +8,7 @@
 // prescaled, in the log2 domain). The kernel defines the values it reads
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
-//#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES
+//#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN BM BN
 //#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
@@ -61,11 +61,13 @@
 //#endif
 
 //#if FUNCS
-      // The op's score_mod and mask on each score, at its (query, key).
+      // The op's score_mod, then its mask, on each score at its (query, key).
       %frows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
+      %fnegz = arith.constant dense<-0.0> : !{{P}}sfrag
+//#if MOD
       %ln2f = arith.constant 0.69314718055994531 : f32
       %log2ef = arith.constant 1.4426950408889634 : f32
-      %s3f = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3) -> (!{{P}}sfrag) {
+      %s3m = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3) -> (!{{P}}sfrag) {
         %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
         %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx
         %fri = arith.addi %row0i, %frofs : i32
@@ -73,22 +75,48 @@
         %frix = arith.index_cast %fri : i32 to index
         %fcix = arith.index_cast %fci : i32 to index
         %fx = vector.extract %fv[%fi] : f32 from !{{P}}sfrag
-//#if MOD
         %fxn = arith.mulf %fx, %ln2f : f32
         %fxm = func.call @{{MOD_FN}}(%fxn, %b, %h, %frix, %fcix{{CAPS}}) : (f32, index, index, index, index{{CAP_TYPES}}) -> f32
         %fxo = arith.mulf %fxm, %log2ef : f32
-//#else
-        %fxo = arith.addf %fx, %zf : f32
-//#endif
-//#if MASK
-        %fvis = func.call @{{MASK_FN}}(%b, %h, %frix, %fcix{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
-        %fy = arith.select %fvis, %fxo, %ninf : f32
-//#else
-        %fy = arith.addf %fxo, %zf : f32
-//#endif
-        %fn = vector.insert %fy, %fv[%fi] : f32 into !{{P}}sfrag
+        %fn = vector.insert %fxo, %fv[%fi] : f32 into !{{P}}sfrag
         affine.yield %fn : !{{P}}sfrag
       }
+//#else
+      %s3m = arith.addf %s3, %fnegz : !{{P}}sfrag
+//#endif
+//#if MASK
+      // Only where the mask may hide some pair of the tile (rows
+      // [%m0, %m0 + BM), keys [%n0, %n0 + BN): MaskRange.c).
+      %tm_bm = arith.constant {{BM}} : index
+      %tm_bn = arith.constant {{BN}} : index
+      %tm_c1 = arith.constant 1 : index
+      %tm_ie = arith.addi %m0, %tm_bm : index
+      %tm_ihi = arith.subi %tm_ie, %tm_c1 : index
+      %tm_je = arith.addi %n0, %tm_bn : index
+      %tm_jhi = arith.subi %tm_je, %tm_c1 : index
+      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{CAPS}})
+          : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+      %s3f = scf.if %tm_must -> (!{{P}}sfrag) {
+        scf.yield %s3m : !{{P}}sfrag
+      } else {
+        %s3k = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3m) -> (!{{P}}sfrag) {
+          %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
+          %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx
+          %fri = arith.addi %row0i, %frofs : i32
+          %fci = arith.addi %colbase, %fcofs : i32
+          %frix = arith.index_cast %fri : i32 to index
+          %fcix = arith.index_cast %fci : i32 to index
+          %fx = vector.extract %fv[%fi] : f32 from !{{P}}sfrag
+          %fvis = func.call @{{MASK_FN}}(%b, %h, %frix, %fcix{{CAPS}}) : (index, index, index, index{{CAP_TYPES}}) -> i1
+          %fy = arith.select %fvis, %fx, %ninf : f32
+          %fn = vector.insert %fy, %fv[%fi] : f32 into !{{P}}sfrag
+          affine.yield %fn : !{{P}}sfrag
+        }
+        scf.yield %s3k : !{{P}}sfrag
+      }
+//#else
+      %s3f = arith.addf %s3m, %fnegz : !{{P}}sfrag
+//#endif
 //#endif
 
       // Masks only where some key of the tile is hidden: past N / kv_len, or

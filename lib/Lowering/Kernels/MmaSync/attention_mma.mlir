@@ -25,7 +25,7 @@
 //#vars CAUSAL_OFFSET S_COLS S_COLS_MINUS_ROWS S_ROWS SCALE_LOG2E EXP_SCALE GEMM_SWIZZLE PV_CHUNKS
 //#vars S_CHUNK0 S_CHUNK1 R_ROWS O_ROWS O_COLS NO_PAIRS MERGE_ARGS MERGE_TYPES OE PAIR_ALIGN
 //#vars OUT_CHUNKS OUT_VEC OUT_N OUT_ITERS MERGE_SPLITS MERGE_LSE_ARG MERGE_CHUNKS
-//#flags SPLIT CAUSAL KVLEN KVLEN_PER_HEAD BIAS ONE_STAGE PV_SPLIT OUT_F32 LSE
+//#flags SPLIT CAUSAL KVLEN KVLEN_PER_HEAD BIAS ONE_STAGE PV_SPLIT OUT_F32 LSE MASK
 
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{BM}}x{{D}}x{{E}}, strided<[{{DP}}, 1]>, #{{P}}ws>
@@ -218,9 +218,17 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#else
     %nend = arith.addi %nvalid, %c0 : index
 //#endif
+//#if MASK
+//#include attention_key_range
+    %tlo = arith.addi %kr_t0, %c0 : index
+    %NTw = arith.addi %kr_t1, %c0 : index
+//#else
+    %tlo = arith.addi %c0, %c0 : index
     %NTw = arith.ceildivui %nend, %cBN : index
-    // This split's key tiles: [%t0, %NT).
-    %t0u = arith.muli %sp, %TPS : index
+//#endif
+    // This split's key tiles: [%t0, %NT), from the first the mask may show.
+    %t0s = arith.muli %sp, %TPS : index
+    %t0u = arith.addi %tlo, %t0s : index
     %t0 = arith.minui %t0u, %NTw : index
     %tEnd = arith.addi %t0, %TPS : index
     %NT = arith.minui %tEnd, %NTw : index

@@ -254,7 +254,8 @@ func.func private @{{NAME}}({{ARGS}}) {
             %g = arith.addi %kv0, %t : index
             %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
             %epar = arith.xori %par, %i1 : i32
-            %n0 = arith.muli %t, %cBN : index
+            %tglob = arith.addi %t, %T0 : index
+          %n0 = arith.muli %tglob, %cBN : index
             %n032 = arith.index_cast %n0 : index to i32
             %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
             %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -338,7 +339,8 @@ func.func private @{{NAME}}({{ARGS}}) {
             -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
           %g = arith.addi %kv0, %t : index
           %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
-          %n0 = arith.muli %t, %cBN : index
+          %tglob = arith.addi %t, %T0 : index
+          %n0 = arith.muli %tglob, %cBN : index
           %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
           %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
           %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -388,7 +390,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#if KVLEN
           %tlast = arith.cmpi eq, %t, %ntMinus1 : index
           scf.if %tlast {
-            func.call @{{NAME}}_zero_v(%kvbuf, %st, %t, %nvalid, %ctid)
+            func.call @{{NAME}}_zero_v(%kvbuf, %st, %tglob, %nvalid, %ctid)
                 : (!{{P}}tkv, index, index, index, index) -> ()
           }
 //#endif
@@ -417,7 +419,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         %s0 = "fa.blockwise_gemm"(%qs, %k0s, %s_zero) {transpose_b, layout = "wgmma_m64"}
             : (!{{P}}tq, !{{P}}tk, !{{P}}sfrag) -> !{{P}}sfrag
         %k0arr = nvvm.mbarrier.arrive %ke0 : !llvm.ptr<3> -> i64
-        %sm0:5 = func.call @{{NAME}}_softmax(%s0, %c0, %m_init, %l_init, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
+        %sm0:5 = func.call @{{NAME}}_softmax(%s0, %N0, %m_init, %l_init, %row0i, %col0i, %nvalid, %m0{{SOFTMAX_EXTRA_ARGS}})
             : (!{{P}}sfrag, index, !{{P}}rows, !{{P}}rows, i32, i32, index, index{{SOFTMAX_EXTRA_TYPES}}) -> (!{{P}}schunk, !{{P}}rows, !{{P}}rows, !{{P}}rows, i1)
         %p0 = arith.truncf %sm0#0 : !{{P}}schunk to !{{P}}pfrag
 
@@ -428,7 +430,8 @@ func.func private @{{NAME}}({{ARGS}}) {
           %gp = arith.subi %g, %c1 : index
           %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
           %stp, %parp = func.call @{{NAME}}_stage(%gp, %cSt) : (index, index) -> (index, i32)
-          %n0 = arith.muli %t, %cBN : index
+          %tglob = arith.addi %t, %T0 : index
+          %n0 = arith.muli %tglob, %cBN : index
           %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
           %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
           %vfp = func.call @{{NAME}}_bar(%bar0, %stp, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -484,7 +487,8 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
 //#if KVLEN
-        func.call @{{NAME}}_zero_v(%kvbuf, %stl, %ntMinus1, %nvalid, %ctid)
+        %tlastg = arith.addi %ntMinus1, %T0 : index
+        func.call @{{NAME}}_zero_v(%kvbuf, %stl, %tlastg, %nvalid, %ctid)
             : (!{{P}}tkv, index, index, index, index) -> ()
 //#endif
         %vls = func.call @{{NAME}}_v_tile(%kvbuf, %stl) : (!{{P}}tkv, index) -> !{{P}}tv

@@ -2,7 +2,7 @@
 // producer and by its consumers: batch %b, head %h (%hk of K and V), query
 // rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
 //#vars L2_BUDGET KV_ELT CAUSAL_OFFSET
-//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD
+//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD MASK
     %kv0 = arith.index_castui %kv032 : i32 to index
 //#if PAIRED
     // Under a causal mask items come in groups of %S = 1 or 2 (%Slog32 = 0
@@ -85,5 +85,14 @@
 //#else
     %nend = arith.addi %nvalid, %c0 : index
 //#endif
+    // With the op's mask: its key tiles [%T0, %T0 + %NT) only.
+//#if MASK
+//#include attention_key_range
+    %T0 = arith.addi %kr_t0, %c0 : index
+    %NT = arith.subi %kr_t1, %kr_t0 : index
+//#else
+    %T0 = arith.addi %c0, %c0 : index
     %NT = arith.ceildivui %nend, %cBN : index
+//#endif
+    %N0 = arith.muli %T0, %cBN : index
     %NT32 = arith.index_cast %NT : index to i32
