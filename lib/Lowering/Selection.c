@@ -58,19 +58,20 @@ static const char *selectTensorCore(FaAttentionKernel *k, FaTarget target) {
   int64_t m = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_SEQ);
   bool tuned = faAttentionMmaIsTuned(k);
   k->hasMain = tuned || m < 0 || m > FA_DECODE_MAX_M;
-  k->hasDecode = !tuned && (m < 0 || m <= FA_DECODE_MAX_M);
+  /* The decode kernel splits keys over workgroups and merges them later: a
+   * sink belongs to the merge, which does not take one (the main kernel
+   * does). */
+  k->hasDecode = !tuned && (m < 0 || m <= FA_DECODE_MAX_M) && !k->sinksElt.ptr;
+  k->hasMain = k->hasMain || !k->hasDecode;
   k->kernel = FA_KERNEL_MMA_SYNC;
   if (target == FA_TARGET_NVVM_SM90A && !tuned && !faAttentionWgmmaUnsupported(k))
     k->kernel = FA_KERNEL_WGMMA;
   return faAttentionMmaChooseTiles(k);
 }
 
-/* Sinks are not in the tensor-core kernels yet (the portable kernel takes
- * them). */
-static bool hasSinks(const FaAttentionKernel *k) { return k->sinksElt.ptr != NULL; }
 
 const char *faAttentionSelect(FaAttentionKernel *k, FaTarget target) {
-  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k) && !hasSinks(k))
+  if (faTargetIsNvvm(target) && !faAttentionMmaUnsupported(k))
     return selectTensorCore(k, target);
   return selectPortable(k, target);
 }

@@ -145,3 +145,30 @@ func.func @decode_skip(%q: tensor<2x4x5x64xf16>, %k: tensor<2x4x4000x64xf16>, %v
       : (tensor<2x4x5x64xf16>, tensor<2x4x4000x64xf16>, tensor<2x4x4000x64xf16>) -> tensor<2x4x5x64xf16>
   return %o : tensor<2x4x5x64xf16>
 }
+
+// -----
+
+// Sinks on the tensor cores (gpt-oss: a window of 128 and a sink per head),
+// f32 sinks, bf16, GQA 8 / 2, with the LSE; M = 150 (main kernel).
+func.func private @win128(%b: index, %h: index, %i: index, %j: index) -> i1 {
+  %w = arith.constant 128 : index
+  %d = arith.subi %i, %j : index
+  %in = arith.cmpi slt, %d, %w : index
+  return %in : i1
+}
+func.func @sinks_window(%q: tensor<1x8x150x64xbf16>, %k: tensor<1x2x150x64xbf16>, %v: tensor<1x2x150x64xbf16>, %s: tensor<8xf32>) -> (tensor<1x8x150x64xbf16>, tensor<1x8x150xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64, mask = @win128}
+      : (tensor<1x8x150x64xbf16>, tensor<1x2x150x64xbf16>, tensor<1x2x150x64xbf16>, tensor<8xf32>) -> (tensor<1x8x150x64xbf16>, tensor<1x8x150xf32>)
+  return %o, %l : tensor<1x8x150x64xbf16>, tensor<1x8x150xf32>
+}
+
+// -----
+
+// gpu-check-args: --int-max=300
+// Sinks (f16) at M = 3 (the main kernel: the decode kernel's key splits do
+// not take a sink), keys past kv_len, f16.
+func.func @sinks_short(%q: tensor<2x4x3x128xf16>, %k: tensor<2x4x300x128xf16>, %v: tensor<2x4x300x128xf16>, %len: tensor<2xi32>, %s: tensor<4xf16>) -> tensor<2x4x3x128xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %len, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0, 0, 0, 0>, scale = 0.088 : f32}
+      : (tensor<2x4x3x128xf16>, tensor<2x4x300x128xf16>, tensor<2x4x300x128xf16>, tensor<2xi32>, tensor<4xf16>) -> tensor<2x4x3x128xf16>
+  return %o : tensor<2x4x3x128xf16>
+}

@@ -82,6 +82,8 @@ static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faTextAppend(&opt, ", %%bias"), faTextAppend(&optTypes, ", !BIAS");
   if (k->kvElt.ptr)
     faTextAppend(&opt, ", %%kvl"), faTextAppend(&optTypes, ", !KVL");
+  if (k->sinksElt.ptr)
+    faTextAppend(&opt, ", %%sinks"), faTextAppend(&optTypes, ", !SINKS");
   for (intptr_t i = 0; i < k->numCaptures; ++i)
     faTextAppend(&opt, ", %%cap%ld", (long)i), faTextAppend(&optTypes, ", !C%ld", (long)i);
   faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s, %%o%s", opt.data,
@@ -155,7 +157,8 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
 /* Whether a decode step of grouped heads may pack its heads into rows:
  * nothing in the op may tell the heads or the rows apart. */
 static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {
-  if ((m >= 0 && m != 1) || !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn))
+  if ((m >= 0 && m != 1) || !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn) ||
+      k->sinksElt.ptr)
     return false;
   if (k->kvElt.ptr && k->kvPerHead)
     return false;
