@@ -67,7 +67,7 @@ typedef struct {
 } BenchKernel;
 
 static const BenchKernel kKernels[] = {
-#define FA_BENCH_KERNEL(d, dtype, causal) {d, #dtype, causal},
+#define FA_BENCH_KERNEL(d, dtype, causal, kind, param) {d, #dtype, causal},
 #include "bench_kernels.def"
 #undef FA_BENCH_KERNEL
 };
