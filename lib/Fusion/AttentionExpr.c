@@ -217,6 +217,7 @@ static const KindEntry kKinds[] = {
     {"tosa.log", FA_EXPR_LOG, 1},        {"math.absf", FA_EXPR_ABS, 1},
     {"tosa.abs", FA_EXPR_ABS, 1},        {"math.sqrt", FA_EXPR_SQRT, 1},
     {"math.rsqrt", FA_EXPR_RSQRT, 1},    {"tosa.rsqrt", FA_EXPR_RSQRT, 1},
+    {"math.tanh", FA_EXPR_TANH, 1},      {"tosa.tanh", FA_EXPR_TANH, 1},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {

@@ -44,6 +44,7 @@ typedef enum {
   FA_EXPR_ABS,
   FA_EXPR_SQRT,   /* sqrt / rsqrt: read only of constants, and folded into */
   FA_EXPR_RSQRT,  /* a CONST (never in a built tree) */
+  FA_EXPR_TANH,   /* math.tanh / tosa.tanh (a softcap: c * tanh(s / c)) */
 } FaExprKind;
 
 /* Comparison predicates: the relation, and how its operands are read

@@ -1441,7 +1441,10 @@ static const char *checkFiniteMask(FaAttentionMatch *m) {
   if (m->bias && !m->biasIsMask && !rangeOfExpr(m, m->bias, m->scores, 0, &bias))
     return "a mask with a finite fill is combined with a bias fusion cannot bound "
            "(masked scores might keep weight in the source)";
-  double s = scoreBound(m), need = 17 + log(indexMax(m, m->scoreRank - 1) + 1);
+  /* Masks come after a softcap (matchSoftcap): the scores they see lie in
+   * [-c, c] (tanh rounds to at most 1 in any type). */
+  double s = m->softcap ? fmin(scoreBound(m), m->softcapOuter) : scoreBound(m);
+  double need = 17 + log(indexMax(m, m->scoreRank - 1) + 1);
   double tieGap = m->fillTieGap - (m->biasAfterFill ? bias.hi - bias.lo : 0);
   double masked = m->fillMax + (m->fillAdded ? s : 0) + fmax(bias.hi, 0);
   double boundGap = -s + fmin(bias.lo, 0) - masked;
@@ -1552,6 +1555,80 @@ static bool readsScoresInPlace(const FaAttentionMatch *m, const FaExpr *x) {
   return true;
 }
 
+/* Significand bits of the constant `e` (stripped of casts) as the source
+ * holds it: its own type's. */
+static int constPrecision(const FaExpr *e) {
+  int p = floatPrecision(e->type);
+  return p ? p : 53;
+}
+
+/* `outer` * tanh(`inner`): a softcap c * tanh(s / c) (or tanh(s * k) with k
+ * the constant 1/c rounded to its type), PyTorch's `tanh(w / cap) * cap`
+ * (Gemma-2, Grok). `x` is the multiply; on success `*next` is s. Only masks
+ * may come after it (causal, KV length: the op applies them as visibility,
+ * after score_mod); a bias operand (or a boolean mask, which becomes one)
+ * would be added before score_mod by the op, so it is refused. */
+static const char *matchSoftcap(FaAttentionMatch *m, FaExpr *x, bool scaled, FaExpr **next) {
+  static const char *kNotCap = "a tanh on the scores is not a softcap c * tanh(s / c)";
+  if (x->kind != FA_EXPR_MUL)
+    return kNotCap;
+  FaExpr *a = faExprStripCasts(x->ops[0]), *b = faExprStripCasts(x->ops[1]);
+  FaExpr *c = a && a->kind == FA_EXPR_CONST ? a : b && b->kind == FA_EXPR_CONST ? b : NULL;
+  FaExpr *tRaw = c == a ? x->ops[1] : x->ops[0];
+  if (!c || !castsKeepPrecision(tRaw))
+    return kNotCap;
+  FaExpr *t = faExprStripCasts(tRaw);
+  if (!t || t->kind != FA_EXPR_TANH || !castsKeepPrecision(t->ops[0]))
+    return kNotCap;
+  double cap = c->value;
+  if (!(cap > 0) || !isfinite(cap))
+    return "a softcap's constant is not positive and finite";
+  FaExpr *in = faExprStripCasts(t->ops[0]);
+  if (!in || (in->kind != FA_EXPR_DIV && in->kind != FA_EXPR_MUL))
+    return kNotCap;
+  FaExpr *i0 = faExprStripCasts(in->ops[0]), *i1 = faExprStripCasts(in->ops[1]);
+  int ki = i1 && i1->kind == FA_EXPR_CONST ? 1
+           : in->kind == FA_EXPR_MUL && i0 && i0->kind == FA_EXPR_CONST ? 0 : -1;
+  if (ki < 0)
+    return kNotCap;
+  FaExpr *k = ki ? i1 : i0;
+  bool mul = in->kind == FA_EXPR_MUL;
+  /* The same cap inside and outside: c itself, or 1/c as the constant's
+   * type holds it (within half its step of 1/c). */
+  if (mul ? !(fabs(k->value * cap - 1.0) <= ldexp(1.0, -constPrecision(k)))
+          : k->value != cap)
+    return "a softcap's constants inside and outside the tanh differ";
+  if ((double)(float)k->value != k->value || (double)(float)cap != cap)
+    return "a softcap's constant is not an f32 value (score_mod computes in f32)";
+  if (m->softcap)
+    return "two softcaps on the scores";
+  if (scaled)
+    return "the scores are scaled after the softcap (score_mod would be scaled)";
+  if (m->bias)
+    return "a bias or boolean mask is added after the softcap (the op adds its bias "
+           "before score_mod)";
+  m->softcap = true;
+  m->softcapInnerMul = mul;
+  m->softcapInner = k->value;
+  m->softcapOuter = cap;
+  noteRoundings(m, tRaw);
+  noteRoundings(m, t->ops[0]);
+  *next = ki ? in->ops[0] : in->ops[1];
+  return NULL;
+}
+
+/* Is `x` (stripped) c * tanh(..) or tanh(..) * c? */
+static bool isTanhProduct(const FaExpr *x) {
+  if (!x || x->kind != FA_EXPR_MUL)
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    const FaExpr *t = faExprStripCasts(x->ops[i]);
+    if (t && t->kind == FA_EXPR_TANH)
+      return true;
+  }
+  return false;
+}
+
 /* Walks from the softmax input down to the Q*K^T result. */
 static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
   bool scaled = false;
@@ -1572,6 +1649,10 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       return NULL;
     case FA_EXPR_MUL:
     case FA_EXPR_DIV: {
+      if (isTanhProduct(x)) {
+        TRY_MATCH(matchSoftcap(m, x, scaled, &x));
+        break;
+      }
       FaExpr *c1 = faExprStripCasts(x->ops[1]), *c0 = faExprStripCasts(x->ops[0]);
       int ci = c1 && c1->kind == FA_EXPR_CONST ? 1
                : x->kind == FA_EXPR_MUL && c0 && c0->kind == FA_EXPR_CONST ? 0 : -1;
@@ -1593,6 +1674,8 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
         return "the scores are added to themselves";
       if (scaled)
         return "the bias is added before the scale (the bias would be scaled)";
+      if (m->softcap)
+        return "a bias or mask is added before the softcap (the source caps it)";
       FaExpr *before = m->bias;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before)
@@ -1601,10 +1684,15 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       break;
     }
     case FA_EXPR_SELECT:
+      if (m->softcap)
+        return "a mask is applied before the softcap (the source caps the masked "
+               "scores to -c, the op would drop them)";
       if (scaled && m->scale < 0)
         return "a negative scale is applied to masked scores";
       TRY_MATCH(addSelectMask(m, x, &x));
       break;
+    case FA_EXPR_TANH:
+      return "a tanh on the scores is not a softcap c * tanh(s / c)";
     default:
       return "the scores pass through an operation the pattern does not "
              "understand";

@@ -43,6 +43,12 @@ typedef struct FaAttentionMatch {
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
                                softmax (null: none) */
+  /* A softcap between the scale and the masks: the op's score_mod computes
+   * tanh(s / softcapInner) * softcapOuter (or tanh(s * softcapInner) where
+   * softcapInnerMul), in f32, as the source writes it. */
+  bool softcap;
+  bool softcapInnerMul;
+  double softcapInner, softcapOuter;
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

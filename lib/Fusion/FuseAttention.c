@@ -258,7 +258,7 @@ static MlirType fusedOutType(const FaAttentionOperands *operands, const FaAttent
  * one that replaces the log-sum-exp root (if the match has one). */
 static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
                             const FaAttentionMatch *m, MlirValue *lse,
-                            FoldedLayouts *folded) {
+                            FoldedLayouts *folded, MlirOperation *attnOut) {
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
@@ -281,6 +281,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
   MlirOperation attn = faGridwiseAttentionOpCreate(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
+  *attnOut = attn;
   MlirValue result = mlirOperationGetResult(attn, 0);
   if (m->lseRoot.ptr) { /* [B, Hq, M], or [B*Hq, M] for scores of rank 3 */
     static const int kMergeHeads[3] = {0, 0, 1};
@@ -299,6 +300,77 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   if (rank < 4)
     return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
   return faBuildCastTo(rw, loc, result, mlirValueGetType(rootOut));
+}
+
+/* --- score_mod and mask functions ------------------------------------------- */
+
+/* The nearest symbol table above `op` (where the op looks its functions
+ * up), or a null operation. */
+static MlirOperation symbolTableAbove(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    MlirSymbolTable table = mlirSymbolTableCreate(p);
+    if (!mlirSymbolTableIsNull(table)) {
+      mlirSymbolTableDestroy(table);
+      return p;
+    }
+  }
+  return (MlirOperation){NULL};
+}
+
+/* An f32 constant, bit-exact. */
+static void appendF32(FaText *t, const char *name, double v) {
+  float f = (float)v;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  faTextAppend(t, "  %%%s = arith.constant 0x%08X : f32\n", name, (unsigned)bits);
+}
+
+/* The functions a match needs (its softcap as score_mod), created as
+ * func.func private in the symbol table above the root, with their names in
+ * `attrs`; false (nothing created) where there is no such table or the text
+ * does not parse. */
+typedef struct {
+  char scoreMod[64];
+  MlirOperation table;
+} FusedFunctions;
+
+static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
+  fns->scoreMod[0] = 0;
+  fns->table = symbolTableAbove(m->root);
+  if (!m->softcap)
+    return true;
+  if (mlirOperationIsNull(fns->table))
+    return false;
+  faModuleUniqueSymbol(fns->table, "fa_softcap", fns->scoreMod, sizeof fns->scoreMod);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+                    "%%j: index) -> f32 {\n", fns->scoreMod);
+  appendF32(&t, "k", m->softcapInner);
+  appendF32(&t, "c", m->softcapOuter);
+  faTextAppend(&t, "  %%x = arith.%s %%s, %%k : f32\n", m->softcapInnerMul ? "mulf" : "divf");
+  faTextAppend(&t, "  %%t = math.tanh %%x : f32\n");
+  faTextAppend(&t, "  %%r = arith.mulf %%t, %%c : f32\n");
+  faTextAppend(&t, "  func.return %%r : f32\n}\n");
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
+  faTextDestroy(&t);
+  if (!ok)
+    fns->scoreMod[0] = 0;
+  return ok;
+}
+
+/* Erases the functions buildFunctions created (the fusion failed). */
+static void eraseFunctions(FusedFunctions *fns) {
+  if (!fns->scoreMod[0])
+    return;
+  MlirSymbolTable table = mlirSymbolTableCreate(fns->table);
+  MlirOperation fn =
+      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(fns->scoreMod));
+  mlirSymbolTableDestroy(table);
+  if (!mlirOperationIsNull(fn))
+    mlirOperationDestroy(fn);
+  fns->scoreMod[0] = 0;
 }
 
 /* Keeps the first error diagnostic reported while verifying. */
@@ -372,18 +444,49 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
  * before the root. */
 static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
                          FaText *why) {
+  MlirContext ctx = mlirOperationGetContext(m->root);
+  FusedFunctions fns;
+  if (!buildFunctions(m, &fns)) {
+    faTextAppend(why, "its score_mod function could not be built");
+    return false;
+  }
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   MlirValue lse = {NULL};
   FoldedLayouts folded;
-  MlirValue result = buildFused(rw, block, m, &lse, &folded);
-  if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
+  MlirOperation attn;
+  MlirValue result = buildFused(rw, block, m, &lse, &folded, &attn);
+  /* The detached op cannot see its functions: it is verified without them,
+   * then again in place with them (and taken out if that fails). */
+  if (!verifyBlock(ctx, block, why)) {
     mlirBlockDestroy(block);
+    eraseFunctions(&fns);
     return false;
   }
   MlirOperation first = firstOf(m->root, m->lseRoot);
-  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));)
+  MlirOperation moved[FA_MATCH_MAX_OPS];
+  int numMoved = 0;
+  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));) {
     mlirOperationMoveBefore(op, first);
+    if (numMoved < FA_MATCH_MAX_OPS)
+      moved[numMoved++] = op;
+  }
   mlirBlockDestroy(block);
+  if (fns.scoreMod[0]) {
+    mlirOperationSetAttributeByName(
+        attn,
+        mlirStringRefCreateFromCString(
+            faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)),
+        mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.scoreMod)));
+    MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
+    bool ok = mlirLogicalResultIsSuccess(faOperationVerify(attn));
+    mlirContextDetachDiagnosticHandler(ctx, id);
+    if (!ok) { /* nothing uses the new ops yet */
+      for (int i = numMoved - 1; i >= 0; --i)
+        mlirOperationDestroy(moved[i]);
+      eraseFunctions(&fns);
+      return false;
+    }
+  }
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
   MlirOperation all[3 * FA_MATCH_MAX_OPS];
