@@ -25,6 +25,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1186,6 +1187,144 @@ static const FaExpr *withDecodeRow(FaAttentionMatch *m, const FaExpr *cond) {
   return cmp;
 }
 
+/* --- mask functions ----------------------------------------------------------- */
+
+/* The compares of a conjunction (`and true` dropped), at most `max`. */
+static int conjuncts(const FaExpr *e, const FaExpr **out, int n, int max) {
+  e = faExprStripCasts(e);
+  if (!e || n < 0)
+    return -1;
+  if (e->kind == FA_EXPR_AND)
+    return conjuncts(e->ops[1], out, conjuncts(e->ops[0], out, n, max), max);
+  if (faExprIsConst(e, 1.0))
+    return n;
+  if (n >= max)
+    return -1;
+  out[n] = e;
+  return n + 1;
+}
+
+/* Whether key j is visible for query i under the mask function of `m` (and
+ * its causal offset). */
+static bool maskVisible(const FaAttentionMatch *m, int64_t i, int64_t j) {
+  if (m->causal && j > i + m->causalOffset)
+    return false;
+  bool all = true;
+  for (int t = 0; t < m->numMaskTerms; ++t) {
+    int64_t e = m->maskTerms[t].ci * i + m->maskTerms[t].cj * j, k = m->maskTerms[t].k;
+    bool v;
+    switch ((FaCmp)m->maskTerms[t].pred) {
+    case FA_CMP_EQ: v = e == k; break;
+    case FA_CMP_NE: v = e != k; break;
+    case FA_CMP_LT: v = e < k; break;
+    case FA_CMP_LE: v = e <= k; break;
+    case FA_CMP_GT: v = e > k; break;
+    default: v = e >= k; break;
+    }
+    all &= v;
+  }
+  return all != m->maskNegate;
+}
+
+/* A condition on query/key indices only that combines several compares
+ * (a sliding window and causal, a chunk and causal): the op's mask
+ * function. Each compare is ci*i + cj*j + c <pred> 0 read exactly
+ * (compareIsExact: the source's arithmetic neither wraps nor rounds), so
+ * index arithmetic in the function computes the same. Where the condition
+ * marks the visible keys, an exactly causal compare among them becomes
+ * causal_offset (the canonical form) and the rest the function. */
+static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
+                                     bool maskedWhenTrue, MaskFill fill) {
+  static const char *kNotIndex = "a mask combines two conditions that are not both "
+                                 "compares of query and key indices";
+  const FaExpr *terms[FA_MASK_MAX_TERMS + 1];
+  int n = conjuncts(cond, terms, 0, FA_MASK_MAX_TERMS + 1);
+  if (n < 2 || n > FA_MASK_MAX_TERMS)
+    return kNotIndex;
+  if (m->numMaskTerms)
+    return "two mask functions on the scores";
+  if (fillIsFinite(fill) && (m->causal || m->kvLen || m->bias))
+    return "a mask with a finite fill is combined with another mask (rows they "
+           "mask together would differ)";
+  int causalTerm = -1;
+  for (int t = 0; t < n; ++t) {
+    const FaExpr *c = terms[t];
+    Linear l, r, d;
+    if (c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
+        !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
+      return kNotIndex;
+    if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53))
+      return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
+    if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
+      return "an unsigned compare of index expressions that may be negative "
+             "(they wrap; the op's masks compare signed)";
+    TRY_MATCH(compareIsExact(m, c));
+    /* ci*i + cj*j <pred> -c over integers (c may be fractional). */
+    double k = -d.c;
+    FaCmp pred = c->pred;
+    int64_t kk;
+    switch (pred) {
+    case FA_CMP_GT: kk = (int64_t)floor(k); break;            /* e > k  <=> e > floor k */
+    case FA_CMP_GE: kk = (int64_t)ceil(k); break;             /* e >= ceil k */
+    case FA_CMP_LT: kk = (int64_t)ceil(k); break;             /* e < ceil k */
+    case FA_CMP_LE: kk = (int64_t)floor(k); break;            /* e <= floor k */
+    default:
+      if (k != floor(k)) /* e == k never, e != k always: a constant mask */
+        return kNotIndex;
+      kk = (int64_t)k;
+    }
+    m->maskTerms[m->numMaskTerms].ci = (int64_t)d.ci;
+    m->maskTerms[m->numMaskTerms].cj = (int64_t)d.cj;
+    m->maskTerms[m->numMaskTerms].k = kk;
+    m->maskTerms[m->numMaskTerms].pred = pred;
+    m->numMaskTerms++;
+    /* The visible keys' compare j <= i + offset (or its spellings). */
+    if (!maskedWhenTrue && causalTerm < 0 && fabs(d.ci) == 1 && d.ci == -d.cj &&
+        !m->causal && !causalFromCompare(m, c, false, fill)) {
+      causalTerm = t;
+      m->numMaskTerms--;
+    }
+  }
+  m->maskNegate = maskedWhenTrue;
+  m->maskWithCausal = causalTerm >= 0;
+  m->maskFiniteFill = fillIsFinite(fill);
+  if (m->numMaskTerms == 0) /* only the causal compare: cannot happen (n >= 2) */
+    return kNotIndex;
+  if (fillIsFinite(fill)) {
+    /* A fully masked row averages V in the source, 0 in the op: every row
+     * must keep a key (checked on the static sizes). */
+    int64_t rows = sizeOf(m->scores, m->scoreRank - 2), cols = sizeOf(m->scores, m->scoreRank - 1);
+    if (rows < 0 || cols < 0 || rows * cols > (1 << 22))
+      return "a mask function with a finite fill on dynamic or large scores (a row "
+             "it masks fully would average V in the source; the op gives 0)";
+    for (int64_t i = 0; i < rows; ++i) {
+      bool any = false;
+      for (int64_t j = 0; j < cols && !any; ++j)
+        any = maskVisible(m, i, j);
+      if (!any)
+        return "a mask function with a finite fill leaves a row no visible key (the "
+               "source averages V there; the op gives 0)";
+    }
+    if (!m->maskWithCausal)
+      noteFiniteFill(m, fill);
+  }
+  return NULL;
+}
+
+/* As setMaskFunctionIn; `m` changes only where it succeeds. */
+static const char *setMaskFunction(FaAttentionMatch *m, const FaExpr *cond,
+                                   bool maskedWhenTrue, MaskFill fill) {
+  FaAttentionMatch *saved = malloc(sizeof *saved);
+  if (!saved)
+    return "out of memory";
+  memcpy(saved, m, sizeof *saved);
+  const char *why = setMaskFunctionIn(m, cond, maskedWhenTrue, fill);
+  if (why)
+    memcpy(m, saved, sizeof *saved);
+  free(saved);
+  return why;
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -1198,7 +1337,7 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
     else if (faExprIsConst(faExprStripCasts(cond->ops[0]), 1.0))
       cond = faExprStripCasts(cond->ops[1]);
     else
-      return "a mask combines two conditions";
+      return setMaskFunction(m, cond, maskedWhenTrue, fill);
   }
   /* x != 0 on a constant tensor: the tensor read as booleans (NaN elements
    * are refused by maskValueOk, so one and une read the same). */
@@ -1434,7 +1573,8 @@ static double scoreBound(const FaAttentionMatch *m) {
 static const char *checkFiniteMask(FaAttentionMatch *m) {
   if (!m->finiteMask)
     return NULL;
-  if (m->biasIsMask + m->causal + (m->kvLen != NULL) > 1)
+  if (m->biasIsMask + (m->causal || m->numMaskTerms) +
+          (m->numMaskTerms && m->causal && !m->maskWithCausal) + (m->kvLen != NULL) > 1)
     return "a mask with a finite fill is combined with another mask (rows they "
            "mask together would differ)";
   Range bias = {0, 0};
@@ -1677,9 +1817,18 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       if (m->softcap)
         return "a bias or mask is added before the softcap (the source caps it)";
       FaExpr *before = m->bias;
+      int termsBefore = m->numMaskTerms;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before)
         TRY_MATCH(checkHalfBias(m, narrower(x->type, m->roundedTo)));
+      /* A finite fill of a mask function added in f16/bf16: as a bias there
+       * (the sum rounds and saturates). */
+      MlirType addType = narrower(x->type, m->roundedTo);
+      if (m->numMaskTerms != termsBefore && m->maskFiniteFill &&
+          (mlirTypeIsAF16(addType) || mlirTypeIsABF16(addType)))
+        return "a bias or fill is added to the scores in f16/bf16 and may be large: the "
+               "source's sum rounds or saturates there (fully masked rows average V), the "
+               "op adds in f32";
       x = x->ops[si];
       break;
     }

@@ -6,6 +6,7 @@
 #include "Fusion/AttentionExpr.h"
 
 #define FA_MATCH_MAX_OPS 96
+#define FA_MASK_MAX_TERMS 4
 
 /* Q, K or V as found under its layout ops. */
 typedef struct FaAttentionInput {
@@ -49,6 +50,17 @@ typedef struct FaAttentionMatch {
   bool softcap;
   bool softcapInnerMul;
   double softcapInner, softcapOuter;
+  /* A mask function: key j visible for query i iff (the conjunction of
+   * maskTerms[t]: maskCi*i + maskCj*j <pred> maskK, exact in index
+   * arithmetic) is true, or false where maskNegate. */
+  int numMaskTerms;
+  struct {
+    int64_t ci, cj, k;
+    int pred; /* FaCmp */
+  } maskTerms[FA_MASK_MAX_TERMS];
+  bool maskNegate;
+  bool maskWithCausal; /* `causal` came from a term of the same condition */
+  bool maskFiniteFill; /* the mask function's fill is finite */
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

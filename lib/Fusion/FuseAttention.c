@@ -331,17 +331,60 @@ static void appendF32(FaText *t, const char *name, double v) {
  * `attrs`; false (nothing created) where there is no such table or the text
  * does not parse. */
 typedef struct {
-  char scoreMod[64];
+  char scoreMod[64], mask[64];
   MlirOperation table;
 } FusedFunctions;
 
+/* The mask function: the conjunction of the match's index compares (or its
+ * negation), in index arithmetic. */
+static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
+  static const char *const kPred[6] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
+  faModuleUniqueSymbol(fns->table, "fa_mask", fns->mask, sizeof fns->mask);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s(%%b: index, %%h: index, %%i: index, %%j: index) "
+                   "-> i1 {\n", fns->mask);
+  for (int k = 0; k < m->numMaskTerms; ++k) {
+    faTextAppend(&t, "  %%ci%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].ci);
+    faTextAppend(&t, "  %%cj%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].cj);
+    faTextAppend(&t, "  %%k%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].k);
+    faTextAppend(&t, "  %%xi%d = arith.muli %%ci%d, %%i : index\n", k, k);
+    faTextAppend(&t, "  %%xj%d = arith.muli %%cj%d, %%j : index\n", k, k);
+    faTextAppend(&t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
+    faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%e%d, %%k%d : index\n", k,
+                 kPred[m->maskTerms[k].pred], k, k);
+    if (k)
+      faTextAppend(&t, "  %%a%d = arith.andi %%%c%d, %%t%d : i1\n", k, k > 1 ? 'a' : 't', k - 1, k);
+  }
+  int last = m->numMaskTerms - 1;
+  char all = last ? 'a' : 't';
+  if (m->maskNegate) {
+    faTextAppend(&t, "  %%true = arith.constant true\n");
+    faTextAppend(&t, "  %%r = arith.xori %%%c%d, %%true : i1\n", all, last);
+    faTextAppend(&t, "  func.return %%r : i1\n}\n");
+  } else {
+    faTextAppend(&t, "  func.return %%%c%d : i1\n}\n", all, last);
+  }
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
+  faTextDestroy(&t);
+  if (!ok)
+    fns->mask[0] = 0;
+  return ok;
+}
+
+static void eraseFunctions(FusedFunctions *fns);
+
 static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
-  fns->scoreMod[0] = 0;
+  fns->scoreMod[0] = fns->mask[0] = 0;
   fns->table = symbolTableAbove(m->root);
-  if (!m->softcap)
+  if (!m->softcap && !m->numMaskTerms)
     return true;
   if (mlirOperationIsNull(fns->table))
     return false;
+  if (m->numMaskTerms && !buildMaskFunction(m, fns))
+    return false;
+  if (!m->softcap)
+    return true;
   faModuleUniqueSymbol(fns->table, "fa_softcap", fns->scoreMod, sizeof fns->scoreMod);
   FaText t;
   faTextInit(&t);
@@ -355,22 +398,27 @@ static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
   faTextAppend(&t, "  func.return %%r : f32\n}\n");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
   faTextDestroy(&t);
-  if (!ok)
+  if (!ok) {
     fns->scoreMod[0] = 0;
+    eraseFunctions(fns);
+  }
   return ok;
 }
 
 /* Erases the functions buildFunctions created (the fusion failed). */
 static void eraseFunctions(FusedFunctions *fns) {
-  if (!fns->scoreMod[0])
-    return;
-  MlirSymbolTable table = mlirSymbolTableCreate(fns->table);
-  MlirOperation fn =
-      mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(fns->scoreMod));
-  mlirSymbolTableDestroy(table);
-  if (!mlirOperationIsNull(fn))
-    mlirOperationDestroy(fn);
-  fns->scoreMod[0] = 0;
+  char *names[2] = {fns->scoreMod, fns->mask};
+  for (int n = 0; n < 2; ++n) {
+    if (!names[n][0])
+      continue;
+    MlirSymbolTable table = mlirSymbolTableCreate(fns->table);
+    MlirOperation fn =
+        mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(names[n]));
+    mlirSymbolTableDestroy(table);
+    if (!mlirOperationIsNull(fn))
+      mlirOperationDestroy(fn);
+    names[n][0] = 0;
+  }
 }
 
 /* Keeps the first error diagnostic reported while verifying. */
@@ -447,7 +495,7 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   MlirContext ctx = mlirOperationGetContext(m->root);
   FusedFunctions fns;
   if (!buildFunctions(m, &fns)) {
-    faTextAppend(why, "its score_mod function could not be built");
+    faTextAppend(why, "its mask or score_mod function could not be built");
     return false;
   }
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
@@ -471,12 +519,18 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
       moved[numMoved++] = op;
   }
   mlirBlockDestroy(block);
-  if (fns.scoreMod[0]) {
-    mlirOperationSetAttributeByName(
-        attn,
-        mlirStringRefCreateFromCString(
-            faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)),
-        mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.scoreMod)));
+  if (fns.scoreMod[0] || fns.mask[0]) {
+    if (fns.mask[0])
+      mlirOperationSetAttributeByName(
+          attn,
+          mlirStringRefCreateFromCString(faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_MASK)),
+          mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.mask)));
+    if (fns.scoreMod[0])
+      mlirOperationSetAttributeByName(
+          attn,
+          mlirStringRefCreateFromCString(
+              faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)),
+          mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.scoreMod)));
     MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
     bool ok = mlirLogicalResultIsSuccess(faOperationVerify(attn));
     mlirContextDetachDiagnosticHandler(ctx, id);
