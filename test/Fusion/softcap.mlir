@@ -8,7 +8,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-8: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-9: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Gemma-2's softcap in f32: scale, w / 5, tanh, * 5, then a causal -inf select:
 // score_mod = tanh(s / 5) * 5 in f32, causal_offset = 0. Cap 5 with inputs of
@@ -355,4 +355,63 @@ func.func @cap_then_scale(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v
     linalg.yield %r : f32
   } -> tensor<2x2x8x16xf32>
   return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// TOSA, with the guarded log-sum-exp beside it (test/Fusion/lse.mlir): 5 * tanh(s * 0.2)
+// (tosa.mul by splat constants, tosa.tanh); the lse is the op's, of the capped scores.
+// CHECK-LABEL: func.func @softcap_tosa_lse
+// CHECK: %[[R:.*]]:2 = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32, score_mod = @[[FN:fa_softcap_[0-9]+]]}
+// CHECK: return %[[R]]#0, %[[R]]#1
+// CHECK: func.func private @[[FN]](
+// CHECK: arith.mulf %arg0, %{{.*}} : f32
+// CHECK-NEXT: math.tanh
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @softcap_tosa_lse(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x12x16xf32>, %v: tensor<1x2x12x16xf32>) -> (tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %inf = "tosa.const"() <{values = dense<0x7FF0000000000000> : tensor<1x1x1x1xf64>}> : () -> tensor<1x1x1x1xf64>
+  %zero = "tosa.const"() <{values = dense<0.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %s3 = tosa.const_shape {values = dense<[2, 8, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.const_shape {values = dense<[2, 16, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %v3 = tosa.const_shape {values = dense<[2, 12, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.const_shape {values = dense<[2, 8, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 2, 8, 12]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o4 = tosa.const_shape {values = dense<[1, 2, 8, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %r3 = tosa.const_shape {values = dense<[1, 2, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x2x12x16xf32>) -> tensor<1x2x16x12xf32>
+  %qr = tosa.reshape %q, %s3 : (tensor<1x2x8x16xf32>, !tosa.shape<3>) -> tensor<2x8x16xf32>
+  %kr = tosa.reshape %kt, %k3 : (tensor<1x2x16x12xf32>, !tosa.shape<3>) -> tensor<2x16x12xf32>
+  %mm = tosa.matmul %qr, %kr, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x12xf32>
+  %s = tosa.reshape %mm, %s4 : (tensor<2x8x12xf32>, !tosa.shape<4>) -> tensor<1x2x8x12xf32>
+  %x = tosa.mul %s, %scale, %shift : (tensor<1x2x8x12xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %inv = "tosa.const"() <{values = dense<0.2> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %cap = "tosa.const"() <{values = dense<5.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %xd = tosa.mul %x, %inv, %shift : (tensor<1x2x8x12xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %xt = tosa.tanh %xd : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %xc = tosa.mul %cap, %xt, %shift : (tensor<1x1x1x1xf32>, tensor<1x2x8x12xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %mx = tosa.reduce_max %xc {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %ab = tosa.abs %mx : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %ab64 = tosa.cast %ab : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf64>
+  %isinf = tosa.equal %ab64, %inf : (tensor<1x2x8x1xf64>, tensor<1x1x1x1xf64>) -> tensor<1x2x8x1xi1>
+  %g = tosa.select %isinf, %zero, %mx : (tensor<1x2x8x1xi1>, tensor<1x1x1x1xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %g3 = tosa.reshape %g, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %d = tosa.sub %xc, %g : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %se = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %se3 = tosa.reshape %se, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %lg = tosa.log %se3 : (tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %lse = tosa.add %lg, %g3 : (tensor<1x2x8xf32>, tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %d2 = tosa.sub %xc, %mx : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e2 = tosa.exp %d2 : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %l = tosa.reduce_sum %e2 {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %rl = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p = tosa.mul %e2, %rl, %shift : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %pr = tosa.reshape %p, %p3 : (tensor<1x2x8x12xf32>, !tosa.shape<3>) -> tensor<2x8x12xf32>
+  %vr = tosa.reshape %v, %v3 : (tensor<1x2x12x16xf32>, !tosa.shape<3>) -> tensor<2x12x16xf32>
+  %o = tosa.matmul %pr, %vr, %zp, %zp : (tensor<2x8x12xf32>, tensor<2x12x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  %o4r = tosa.reshape %o, %o4 : (tensor<2x8x16xf32>, !tosa.shape<4>) -> tensor<1x2x8x16xf32>
+  return %o4r, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
 }
