@@ -1189,19 +1189,124 @@ static const FaExpr *withDecodeRow(FaAttentionMatch *m, const FaExpr *cond) {
 
 /* --- mask functions ----------------------------------------------------------- */
 
-/* The compares of a conjunction (`and true` dropped), at most `max`. */
-static int conjuncts(const FaExpr *e, const FaExpr **out, int n, int max) {
+static const char *const kNotIndexMask =
+    "a mask combines conditions that are not all compares of query and key indices";
+
+/* A new node of the mask formula (-1: full). */
+static int maskNode(FaAttentionMatch *m, int kind, int a, int b) {
+  int cap = (int)(sizeof m->maskNodes / sizeof m->maskNodes[0]);
+  if (m->numMaskNodes >= cap || a < -1 || b < -1)
+    return -1;
+  m->maskNodes[m->numMaskNodes].kind = kind;
+  m->maskNodes[m->numMaskNodes].a = a;
+  m->maskNodes[m->numMaskNodes].b = b;
+  return m->numMaskNodes++;
+}
+
+/* The i1 constant true (read as 1, or as -1 where a reader sign-extends). */
+static bool isTrueConst(const FaExpr *e) {
   e = faExprStripCasts(e);
-  if (!e || n < 0)
-    return -1;
-  if (e->kind == FA_EXPR_AND)
-    return conjuncts(e->ops[1], out, conjuncts(e->ops[0], out, n, max), max);
-  if (faExprIsConst(e, 1.0))
-    return n;
-  if (n >= max)
-    return -1;
-  out[n] = e;
-  return n + 1;
+  return e && e->kind == FA_EXPR_CONST && mlirTypeIsAInteger(e->type) &&
+         mlirIntegerTypeGetWidth(e->type) == 1 && e->value != 0;
+}
+
+/* Compare `c` as a term ci*i + cj*j <pred> k of the formula (read exactly:
+ * compareIsExact), or why not. */
+static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
+  Linear l, r, d;
+  if (!c || c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
+      !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
+    return kNotIndexMask;
+  if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53))
+    return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
+  if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
+    return "an unsigned compare of index expressions that may be negative "
+           "(they wrap; the op's masks compare signed)";
+  TRY_MATCH(compareIsExact(m, c));
+  /* ci*i + cj*j <pred> -c over integers (c may be fractional). */
+  double k = -d.c;
+  int64_t kk;
+  switch (c->pred) {
+  case FA_CMP_GT: kk = (int64_t)floor(k); break; /* e > k  <=> e > floor k */
+  case FA_CMP_GE: kk = (int64_t)ceil(k); break;  /* e >= ceil k */
+  case FA_CMP_LT: kk = (int64_t)ceil(k); break;  /* e < ceil k */
+  case FA_CMP_LE: kk = (int64_t)floor(k); break; /* e <= floor k */
+  default:
+    if (k != floor(k)) /* e == k never, e != k always: a constant mask */
+      return kNotIndexMask;
+    kk = (int64_t)k;
+  }
+  if (m->numMaskTerms >= FA_MASK_MAX_TERMS)
+    return "a mask combines more than six compares";
+  int t = m->numMaskTerms++;
+  m->maskTerms[t].ci = (int64_t)d.ci;
+  m->maskTerms[t].cj = (int64_t)d.cj;
+  m->maskTerms[t].k = kk;
+  m->maskTerms[t].pred = c->pred;
+  *node = maskNode(m, FA_MASK_TERM, t, -1);
+  return *node < 0 ? "a mask combines more than six compares" : NULL;
+}
+
+/* The formula of boolean tree `e`: and, or, not (xor with true), compares;
+ * `and true` / `or false` are not simplified (they are read as written). */
+static const char *maskFormula(FaAttentionMatch *m, const FaExpr *e, int depth, int *node) {
+  e = faExprStripCasts(e);
+  int a, b;
+  if (!e || depth > 8)
+    return kNotIndexMask;
+  switch (e->kind) {
+  case FA_EXPR_CMP:
+    return maskTerm(m, e, node);
+  case FA_EXPR_CONST:
+    if (!isTrueConst(e))
+      return kNotIndexMask;
+    *node = maskNode(m, FA_MASK_TRUE, -1, -1);
+    break;
+  case FA_EXPR_AND:
+  case FA_EXPR_OR:
+    TRY_MATCH(maskFormula(m, e->ops[0], depth + 1, &a));
+    TRY_MATCH(maskFormula(m, e->ops[1], depth + 1, &b));
+    *node = maskNode(m, e->kind == FA_EXPR_AND ? FA_MASK_AND : FA_MASK_OR, a, b);
+    break;
+  case FA_EXPR_XOR: {
+    int t = isTrueConst(e->ops[1]) ? 0 : isTrueConst(e->ops[0]) ? 1 : -1;
+    if (t < 0)
+      return kNotIndexMask;
+    TRY_MATCH(maskFormula(m, e->ops[t], depth + 1, &a));
+    *node = maskNode(m, FA_MASK_NOT, a, -1);
+    break;
+  }
+  case FA_EXPR_NOT:
+    TRY_MATCH(maskFormula(m, e->ops[0], depth + 1, &a));
+    *node = maskNode(m, FA_MASK_NOT, a, -1);
+    break;
+  default:
+    return kNotIndexMask;
+  }
+  return *node < 0 ? "a mask combines more than six compares" : NULL;
+}
+
+static bool maskEval(const FaAttentionMatch *m, int n, int64_t i, int64_t j) {
+  switch (m->maskNodes[n].kind) {
+  case FA_MASK_TRUE: return true;
+  case FA_MASK_NOT: return !maskEval(m, m->maskNodes[n].a, i, j);
+  case FA_MASK_AND:
+    return maskEval(m, m->maskNodes[n].a, i, j) && maskEval(m, m->maskNodes[n].b, i, j);
+  case FA_MASK_OR:
+    return maskEval(m, m->maskNodes[n].a, i, j) || maskEval(m, m->maskNodes[n].b, i, j);
+  default: {
+    int t = m->maskNodes[n].a;
+    int64_t e = m->maskTerms[t].ci * i + m->maskTerms[t].cj * j, k = m->maskTerms[t].k;
+    switch ((FaCmp)m->maskTerms[t].pred) {
+    case FA_CMP_EQ: return e == k;
+    case FA_CMP_NE: return e != k;
+    case FA_CMP_LT: return e < k;
+    case FA_CMP_LE: return e <= k;
+    case FA_CMP_GT: return e > k;
+    default: return e >= k;
+    }
+  }
+  }
 }
 
 /* Whether key j is visible for query i under the mask function of `m` (and
@@ -1209,87 +1314,81 @@ static int conjuncts(const FaExpr *e, const FaExpr **out, int n, int max) {
 static bool maskVisible(const FaAttentionMatch *m, int64_t i, int64_t j) {
   if (m->causal && j > i + m->causalOffset)
     return false;
-  bool all = true;
-  for (int t = 0; t < m->numMaskTerms; ++t) {
-    int64_t e = m->maskTerms[t].ci * i + m->maskTerms[t].cj * j, k = m->maskTerms[t].k;
-    bool v;
-    switch ((FaCmp)m->maskTerms[t].pred) {
-    case FA_CMP_EQ: v = e == k; break;
-    case FA_CMP_NE: v = e != k; break;
-    case FA_CMP_LT: v = e < k; break;
-    case FA_CMP_LE: v = e <= k; break;
-    case FA_CMP_GT: v = e > k; break;
-    default: v = e >= k; break;
-    }
-    all &= v;
+  return maskEval(m, m->numMaskNodes - 1, i, j);
+}
+
+/* Whether term t reads exactly "j <= i + off". */
+static bool termIsCausal(const FaAttentionMatch *m, int t, int64_t off) {
+  int64_t ci = m->maskTerms[t].ci, cj = m->maskTerms[t].cj, k = m->maskTerms[t].k;
+  switch ((FaCmp)m->maskTerms[t].pred) {
+  case FA_CMP_LE: return ci == -1 && cj == 1 && k == off;
+  case FA_CMP_LT: return ci == -1 && cj == 1 && k == off + 1;
+  case FA_CMP_GE: return ci == 1 && cj == -1 && k == -off;
+  case FA_CMP_GT: return ci == 1 && cj == -1 && k == -off - 1;
+  default: return false;
   }
-  return all != m->maskNegate;
 }
 
 /* A condition on query/key indices only that combines several compares
- * (a sliding window and causal, a chunk and causal): the op's mask
- * function. Each compare is ci*i + cj*j + c <pred> 0 read exactly
- * (compareIsExact: the source's arithmetic neither wraps nor rounds), so
- * index arithmetic in the function computes the same. Where the condition
- * marks the visible keys, an exactly causal compare among them becomes
- * causal_offset (the canonical form) and the rest the function. */
+ * (a sliding window and causal, a chunk and causal, a prefix or causal):
+ * the op's mask function. Each compare is ci*i + cj*j + c <pred> 0 read
+ * exactly (compareIsExact: the source's arithmetic neither wraps nor
+ * rounds), so index arithmetic in the function computes the same. Where
+ * the condition marks the visible keys, an exactly causal compare among its
+ * top-level conjuncts becomes causal_offset (the canonical form) and the
+ * rest the function. */
 static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
                                      bool maskedWhenTrue, MaskFill fill) {
-  static const char *kNotIndex = "a mask combines two conditions that are not both "
-                                 "compares of query and key indices";
-  const FaExpr *terms[FA_MASK_MAX_TERMS + 1];
-  int n = conjuncts(cond, terms, 0, FA_MASK_MAX_TERMS + 1);
-  if (n < 2 || n > FA_MASK_MAX_TERMS)
-    return kNotIndex;
   if (m->numMaskTerms)
     return "two mask functions on the scores";
   if (fillIsFinite(fill) && (m->causal || m->kvLen || m->bias))
     return "a mask with a finite fill is combined with another mask (rows they "
            "mask together would differ)";
-  int causalTerm = -1;
-  for (int t = 0; t < n; ++t) {
-    const FaExpr *c = terms[t];
-    Linear l, r, d;
-    if (c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
-        !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
-      return kNotIndex;
-    if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53))
-      return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
-    if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
-      return "an unsigned compare of index expressions that may be negative "
-             "(they wrap; the op's masks compare signed)";
-    TRY_MATCH(compareIsExact(m, c));
-    /* ci*i + cj*j <pred> -c over integers (c may be fractional). */
-    double k = -d.c;
-    FaCmp pred = c->pred;
-    int64_t kk;
-    switch (pred) {
-    case FA_CMP_GT: kk = (int64_t)floor(k); break;            /* e > k  <=> e > floor k */
-    case FA_CMP_GE: kk = (int64_t)ceil(k); break;             /* e >= ceil k */
-    case FA_CMP_LT: kk = (int64_t)ceil(k); break;             /* e < ceil k */
-    case FA_CMP_LE: kk = (int64_t)floor(k); break;            /* e <= floor k */
-    default:
-      if (k != floor(k)) /* e == k never, e != k always: a constant mask */
-        return kNotIndex;
-      kk = (int64_t)k;
-    }
-    m->maskTerms[m->numMaskTerms].ci = (int64_t)d.ci;
-    m->maskTerms[m->numMaskTerms].cj = (int64_t)d.cj;
-    m->maskTerms[m->numMaskTerms].k = kk;
-    m->maskTerms[m->numMaskTerms].pred = pred;
-    m->numMaskTerms++;
-    /* The visible keys' compare j <= i + offset (or its spellings). */
-    if (!maskedWhenTrue && causalTerm < 0 && fabs(d.ci) == 1 && d.ci == -d.cj &&
-        !m->causal && !causalFromCompare(m, c, false, fill)) {
-      causalTerm = t;
-      m->numMaskTerms--;
+  /* select(not(visible), fill, s): the visible condition itself. */
+  const FaExpr *c = faExprStripCasts(cond);
+  if (maskedWhenTrue && c && (c->kind == FA_EXPR_NOT || c->kind == FA_EXPR_XOR)) {
+    int t = c->kind == FA_EXPR_NOT ? 0 : isTrueConst(c->ops[1]) ? 0 : isTrueConst(c->ops[0]) ? 1 : -1;
+    if (t >= 0) {
+      cond = c->ops[t];
+      maskedWhenTrue = false;
     }
   }
-  m->maskNegate = maskedWhenTrue;
-  m->maskWithCausal = causalTerm >= 0;
-  m->maskFiniteFill = fillIsFinite(fill);
-  if (m->numMaskTerms == 0) /* only the causal compare: cannot happen (n >= 2) */
-    return kNotIndex;
+  int root;
+  TRY_MATCH(maskFormula(m, cond, 0, &root));
+  if (maskedWhenTrue && maskNode(m, FA_MASK_NOT, root, -1) < 0)
+    return "a mask combines more than six compares";
+  if (!maskedWhenTrue) {
+    /* Top-level conjuncts that are causal: a term node of such a compare
+     * becomes true (terms are created in tree order: walk in step). */
+    const FaExpr *stack[16];
+    int sp = 0;
+    stack[sp++] = faExprStripCasts(cond);
+    while (sp > 0 && !m->causal) {
+      const FaExpr *e = stack[--sp];
+      if (!e)
+        continue;
+      if (e->kind == FA_EXPR_AND && sp + 2 <= 16) {
+        stack[sp++] = faExprStripCasts(e->ops[1]);
+        stack[sp++] = faExprStripCasts(e->ops[0]);
+        continue;
+      }
+      if (e->kind != FA_EXPR_CMP)
+        continue;
+      Linear l, r, d;
+      if (!linearOf(e->ops[0], m->scoreRank, &l) || !linearOf(e->ops[1], m->scoreRank, &r) ||
+          !linearCombine(l, r, -1, &d) || fabs(d.ci) != 1 || d.ci != -d.cj ||
+          causalFromCompare(m, e, false, fill))
+        continue;
+      m->maskWithCausal = true;
+      /* Its term (the first that reads j <= i + offset) becomes true. */
+      for (int n = 0; n < m->numMaskNodes; ++n)
+        if (m->maskNodes[n].kind == FA_MASK_TERM &&
+            termIsCausal(m, m->maskNodes[n].a, m->causalOffset)) {
+          m->maskNodes[n].kind = FA_MASK_TRUE;
+          break;
+        }
+    }
+  }
   if (fillIsFinite(fill)) {
     /* A fully masked row averages V in the source, 0 in the op: every row
      * must keep a key (checked on the static sizes). */
@@ -1308,6 +1407,7 @@ static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
     if (!m->maskWithCausal)
       noteFiniteFill(m, fill);
   }
+  m->maskFiniteFill = fillIsFinite(fill);
   return NULL;
 }
 
@@ -1338,6 +1438,16 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
       cond = faExprStripCasts(cond->ops[1]);
     else
       return setMaskFunction(m, cond, maskedWhenTrue, fill);
+  }
+  /* or / not of index compares: a mask function; otherwise an i1 tensor of
+   * the source's (as such conditions were read before they were
+   * understood: a boolean mask). */
+  if (cond && (cond->kind == FA_EXPR_OR || cond->kind == FA_EXPR_XOR ||
+               cond->kind == FA_EXPR_NOT)) {
+    const char *why = setMaskFunction(m, cond, maskedWhenTrue, fill);
+    if (!why || !cond->tensor.ptr)
+      return why;
+    return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
   /* x != 0 on a constant tensor: the tensor read as booleans (NaN elements
    * are refused by maskValueOk, so one and une read the same). */

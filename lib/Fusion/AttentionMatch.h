@@ -6,7 +6,8 @@
 #include "Fusion/AttentionExpr.h"
 
 #define FA_MATCH_MAX_OPS 96
-#define FA_MASK_MAX_TERMS 4
+#define FA_MASK_MAX_TERMS 6
+enum { FA_MASK_TERM, FA_MASK_AND, FA_MASK_OR, FA_MASK_NOT, FA_MASK_TRUE };
 
 /* Q, K or V as found under its layout ops. */
 typedef struct FaAttentionInput {
@@ -50,15 +51,18 @@ typedef struct FaAttentionMatch {
   bool softcap;
   bool softcapInnerMul;
   double softcapInner, softcapOuter;
-  /* A mask function: key j visible for query i iff (the conjunction of
-   * maskTerms[t]: maskCi*i + maskCj*j <pred> maskK, exact in index
-   * arithmetic) is true, or false where maskNegate. */
-  int numMaskTerms;
+  /* A mask function: key j visible for query i iff the formula maskNodes
+   * (root: the last) holds; its terms are maskCi*i + maskCj*j <pred> maskK,
+   * exact in index arithmetic. numMaskTerms = 0: none. */
+  int numMaskTerms, numMaskNodes;
   struct {
     int64_t ci, cj, k;
     int pred; /* FaCmp */
   } maskTerms[FA_MASK_MAX_TERMS];
-  bool maskNegate;
+  struct {
+    int kind; /* FA_MASK_TERM (a: term), _AND, _OR (a, b: nodes), _NOT (a), _TRUE */
+    int a, b;
+  } maskNodes[2 * FA_MASK_MAX_TERMS + 2];
   bool maskWithCausal; /* `causal` came from a term of the same condition */
   bool maskFiniteFill; /* the mask function's fill is finite */
   bool causal;

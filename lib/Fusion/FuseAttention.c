@@ -344,7 +344,14 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
   faTextInit(&t);
   faTextAppend(&t, "func.func private @%s(%%b: index, %%h: index, %%i: index, %%j: index) "
                    "-> i1 {\n", fns->mask);
+  /* Terms whose node is still a compare (the causal one became true). */
+  bool live[FA_MASK_MAX_TERMS] = {false};
+  for (int n = 0; n < m->numMaskNodes; ++n)
+    if (m->maskNodes[n].kind == FA_MASK_TERM)
+      live[m->maskNodes[n].a] = true;
   for (int k = 0; k < m->numMaskTerms; ++k) {
+    if (!live[k])
+      continue;
     faTextAppend(&t, "  %%ci%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].ci);
     faTextAppend(&t, "  %%cj%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].cj);
     faTextAppend(&t, "  %%k%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].k);
@@ -353,18 +360,40 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
     faTextAppend(&t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
     faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%e%d, %%k%d : index\n", k,
                  kPred[m->maskTerms[k].pred], k, k);
-    if (k)
-      faTextAppend(&t, "  %%a%d = arith.andi %%%c%d, %%t%d : i1\n", k, k > 1 ? 'a' : 't', k - 1, k);
   }
-  int last = m->numMaskTerms - 1;
-  char all = last ? 'a' : 't';
-  if (m->maskNegate) {
-    faTextAppend(&t, "  %%true = arith.constant true\n");
-    faTextAppend(&t, "  %%r = arith.xori %%%c%d, %%true : i1\n", all, last);
-    faTextAppend(&t, "  func.return %%r : i1\n}\n");
-  } else {
-    faTextAppend(&t, "  func.return %%%c%d : i1\n}\n", all, last);
+  /* The formula's nodes in order (children come first); a term's node is
+   * its compare; `true and x` is x. */
+  bool haveTrue = false;
+  char names[2 * FA_MASK_MAX_TERMS + 2][16];
+  for (int n = 0; n < m->numMaskNodes; ++n) {
+    int a = m->maskNodes[n].a, b = m->maskNodes[n].b, kind = m->maskNodes[n].kind;
+    snprintf(names[n], sizeof names[n], "n%d", n);
+    if (kind == FA_MASK_TERM) {
+      snprintf(names[n], sizeof names[n], "t%d", a);
+      continue;
+    }
+    if (kind == FA_MASK_AND && (!strcmp(names[a], "true") || !strcmp(names[b], "true"))) {
+      memcpy(names[n], !strcmp(names[a], "true") ? names[b] : names[a], sizeof names[n]);
+      continue;
+    }
+    if (!haveTrue && (kind != FA_MASK_AND && kind != FA_MASK_OR)) {
+      faTextAppend(&t, "  %%true = arith.constant true\n");
+      haveTrue = true;
+    }
+    if (kind == FA_MASK_TRUE)
+      snprintf(names[n], sizeof names[n], "true");
+    else if (kind == FA_MASK_NOT)
+      faTextAppend(&t, "  %%n%d = arith.xori %%%s, %%true : i1\n", n, names[a]);
+    else {
+      if (!haveTrue && (!strcmp(names[a], "true") || !strcmp(names[b], "true"))) {
+        faTextAppend(&t, "  %%true = arith.constant true\n");
+        haveTrue = true;
+      }
+      faTextAppend(&t, "  %%n%d = arith.%s %%%s, %%%s : i1\n", n,
+                   kind == FA_MASK_AND ? "andi" : "ori", names[a], names[b]);
+    }
   }
+  faTextAppend(&t, "  func.return %%%s : i1\n}\n", names[m->numMaskNodes - 1]);
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
   faTextDestroy(&t);
   if (!ok)

@@ -7,7 +7,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-6: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-8: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Sliding window and causal, as Mistral / Gemma-2 write it: visible iff
 // i - j < 3 and j <= i; select(visible, s, -inf). The causal compare is
@@ -254,7 +254,7 @@ func.func @i8_wraps(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tens
 // needed): refused.
 // CHECK-LABEL: func.func @index_and_padding
 // CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a mask combines two conditions that are not both compares of query and key indices
+// WHY: remark: fa-fuse-attention: not fused: a mask combines conditions that are not all compares of query and key indices
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @index_and_padding(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>) -> tensor<2x2x8x16xf32> {
   %z = arith.constant 0.0 : f32
@@ -273,6 +273,97 @@ func.func @index_and_padding(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>,
     %ninf = arith.constant 0xFF800000 : f32
     %c = arith.cmpi sle, %j, %i : index
     %vis = arith.andi %c, %keep : i1
+    %r = arith.select %vis, %e, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Prefix LM (PaliGemma, UniLM): visible iff j < 3 or j <= i, masked by
+// select(not(visible), finfo.min, s) with the not spelled xori true: the mask
+// function is the or (no causal_offset: causal is not a conjunct); every row
+// keeps keys 0..2, so the finite fill stands for -inf.
+// CHECK-LABEL: func.func @prefix_lm
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {mask = @[[FN:fa_mask_[0-9]+]], operandSegmentSizes
+// CHECK: func.func private @[[FN]](
+// CHECK: %[[A:.*]] = arith.cmpi slt
+// CHECK: %[[B:.*]] = arith.cmpi sle
+// CHECK: %[[R:.*]] = arith.ori %[[A]], %[[B]] : i1
+// CHECK: return %[[R]] : i1
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @prefix_lm(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %three = arith.constant 3 : index
+    %true = arith.constant true
+    %low = arith.constant -3.40282347E+38 : f32
+    %p = arith.cmpi slt, %j, %three : index
+    %c = arith.cmpi sle, %j, %i : index
+    %vis = arith.ori %p, %c : i1
+    %m = arith.xori %vis, %true : i1
+    %r = arith.select %m, %low, %e : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Near miss: causal or a padding tensor computed in the scores' own generic
+// (no tensor of its own, no capture yet): refused.
+// CHECK-LABEL: func.func @or_with_padding
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a mask combines conditions that are not all compares of query and key indices
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @or_with_padding(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %pad : tensor<2x2x8x8xf32>, tensor<2x8xi1>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %keep: i1, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %c = arith.cmpi sle, %j, %i : index
+    %vis = arith.ori %c, %keep : i1
     %r = arith.select %vis, %e, %ninf : f32
     linalg.yield %r : f32
   } -> tensor<2x2x8x8xf32>
