@@ -1217,7 +1217,9 @@ static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
   if (!c || c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
       !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
     return kNotIndexMask;
-  if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53))
+  if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53) ||
+      fabs(d.ci) * indexMax(m, m->scoreRank - 2) + fabs(d.cj) * indexMax(m, m->scoreRank - 1) +
+              fabs(d.c) + 2 >= ldexp(1.0, 62))
     return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
   if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
     return "an unsigned compare of index expressions that may be negative "
@@ -1317,6 +1319,22 @@ static bool maskVisible(const FaAttentionMatch *m, int64_t i, int64_t j) {
   return maskEval(m, m->numMaskNodes - 1, i, j);
 }
 
+/* Whether every query row keeps a visible key under the mask function and
+ * causal offset: 1 yes, 0 no, -1 unknown (dynamic or large sizes). */
+static int maskKeepsEveryRow(const FaAttentionMatch *m) {
+  int64_t rows = sizeOf(m->scores, m->scoreRank - 2), cols = sizeOf(m->scores, m->scoreRank - 1);
+  if (rows < 0 || cols < 0 || rows * cols > (1 << 22))
+    return -1;
+  for (int64_t i = 0; i < rows; ++i) {
+    bool any = false;
+    for (int64_t j = 0; j < cols && !any; ++j)
+      any = maskVisible(m, i, j);
+    if (!any)
+      return 0;
+  }
+  return 1;
+}
+
 /* Whether term t reads exactly "j <= i + off". */
 static bool termIsCausal(const FaAttentionMatch *m, int t, int64_t off) {
   int64_t ci = m->maskTerms[t].ci, cj = m->maskTerms[t].cj, k = m->maskTerms[t].k;
@@ -1392,18 +1410,13 @@ static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
   if (fillIsFinite(fill)) {
     /* A fully masked row averages V in the source, 0 in the op: every row
      * must keep a key (checked on the static sizes). */
-    int64_t rows = sizeOf(m->scores, m->scoreRank - 2), cols = sizeOf(m->scores, m->scoreRank - 1);
-    if (rows < 0 || cols < 0 || rows * cols > (1 << 22))
+    int keeps = maskKeepsEveryRow(m);
+    if (keeps < 0)
       return "a mask function with a finite fill on dynamic or large scores (a row "
              "it masks fully would average V in the source; the op gives 0)";
-    for (int64_t i = 0; i < rows; ++i) {
-      bool any = false;
-      for (int64_t j = 0; j < cols && !any; ++j)
-        any = maskVisible(m, i, j);
-      if (!any)
-        return "a mask function with a finite fill leaves a row no visible key (the "
-               "source averages V there; the op gives 0)";
-    }
+    if (!keeps)
+      return "a mask function with a finite fill leaves a row no visible key (the "
+             "source averages V there; the op gives 0)";
     if (!m->maskWithCausal)
       noteFiniteFill(m, fill);
   }
@@ -2407,6 +2420,7 @@ static FaExpr *guardedMax(const FaExpr *g, int rank) {
 static bool rowsMayBeFullyMasked(FaAttentionMatch *m) {
   Range r;
   return m->kvLen || (m->causal && m->causalOffset < 0) ||
+         (m->numMaskTerms && maskKeepsEveryRow(m) != 1) ||
          (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r)));
 }
 

@@ -7,7 +7,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-8: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-10: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Sliding window and causal, as Mistral / Gemma-2 write it: visible iff
 // i - j < 3 and j <= i; select(visible, s, -inf). The causal compare is
@@ -377,4 +377,112 @@ func.func @or_with_padding(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %
     linalg.yield %r : f32
   } -> tensor<2x2x8x16xf32>
   return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// TOSA (iota constants, greater_equal, logical_and) with the unguarded log-sum-exp
+// beside it: masked iff j >= 2 and j <= i + 20 keeps keys 0 and 1 in every row
+// (checked on the static sizes), so no row is NaN in the source: fused, lse included.
+// CHECK-LABEL: func.func @lse_band
+// CHECK: %[[R:.*]]:2 = "fa.gridwise_attention"(%arg0, %arg1, %arg2) {mask = @fa_mask_{{[0-9]+}}
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+func.func @lse_band(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x12x16xf32>, %v: tensor<1x2x12x16xf32>) -> (tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %s3 = tosa.const_shape {values = dense<[2, 8, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.const_shape {values = dense<[2, 16, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %v3 = tosa.const_shape {values = dense<[2, 12, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.const_shape {values = dense<[2, 8, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 2, 8, 12]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o4 = tosa.const_shape {values = dense<[1, 2, 8, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %r3 = tosa.const_shape {values = dense<[1, 2, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x2x12x16xf32>) -> tensor<1x2x16x12xf32>
+  %qr = tosa.reshape %q, %s3 : (tensor<1x2x8x16xf32>, !tosa.shape<3>) -> tensor<2x8x16xf32>
+  %kr = tosa.reshape %kt, %k3 : (tensor<1x2x16x12xf32>, !tosa.shape<3>) -> tensor<2x16x12xf32>
+  %mm = tosa.matmul %qr, %kr, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x12xf32>
+  %s = tosa.reshape %mm, %s4 : (tensor<2x8x12xf32>, !tosa.shape<4>) -> tensor<1x2x8x12xf32>
+  %fill = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %x0 = tosa.mul %s, %scale, %shift : (tensor<1x2x8x12xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %row = "tosa.const"() <{values = dense<[[[[0], [1], [2], [3], [4], [5], [6], [7]]]]> : tensor<1x1x8x1xi32>}> : () -> tensor<1x1x8x1xi32>
+  %col = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]]]> : tensor<1x1x1x12xi32>}> : () -> tensor<1x1x1x12xi32>
+  %c2 = "tosa.const"() <{values = dense<2> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %c20 = "tosa.const"() <{values = dense<20> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %a = tosa.greater_equal %col, %c2 : (tensor<1x1x1x12xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x1x12xi1>
+  %r20 = tosa.add %row, %c20 : (tensor<1x1x8x1xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x8x1xi32>
+  %b = tosa.greater_equal %r20, %col : (tensor<1x1x8x1xi32>, tensor<1x1x1x12xi32>) -> tensor<1x1x8x12xi1>
+  %m = tosa.logical_and %a, %b : (tensor<1x1x1x12xi1>, tensor<1x1x8x12xi1>) -> tensor<1x1x8x12xi1>
+  %x = tosa.select %m, %fill, %x0 : (tensor<1x1x8x12xi1>, tensor<1x1x1x1xf32>, tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %mx = tosa.reduce_max %x {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %g3 = tosa.reshape %mx, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %d = tosa.sub %x, %mx : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %se = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %se3 = tosa.reshape %se, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %lg = tosa.log %se3 : (tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %lse = tosa.add %lg, %g3 : (tensor<1x2x8xf32>, tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %d2 = tosa.sub %x, %mx : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e2 = tosa.exp %d2 : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %l = tosa.reduce_sum %e2 {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %rl = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p = tosa.mul %e2, %rl, %shift : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %pr = tosa.reshape %p, %p3 : (tensor<1x2x8x12xf32>, !tosa.shape<3>) -> tensor<2x8x12xf32>
+  %vr = tosa.reshape %v, %v3 : (tensor<1x2x12x16xf32>, !tosa.shape<3>) -> tensor<2x12x16xf32>
+  %o = tosa.matmul %pr, %vr, %zp, %zp : (tensor<2x8x12xf32>, tensor<2x12x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  %o4r = tosa.reshape %o, %o4 : (tensor<2x8x16xf32>, !tosa.shape<4>) -> tensor<1x2x8x16xf32>
+  return %o4r, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+}
+
+// -----
+
+// Near miss: masked iff j >= 0 and i >= 6 masks rows 6 and 7 fully: the unguarded lse
+// is NaN there in the source, -inf in the op: refused.
+// CHECK-LABEL: func.func @lse_empty_rows
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: the log-sum-exp beside the attention is unguarded
+func.func @lse_empty_rows(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x12x16xf32>, %v: tensor<1x2x12x16xf32>) -> (tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %s3 = tosa.const_shape {values = dense<[2, 8, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.const_shape {values = dense<[2, 16, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %v3 = tosa.const_shape {values = dense<[2, 12, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.const_shape {values = dense<[2, 8, 12]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 2, 8, 12]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o4 = tosa.const_shape {values = dense<[1, 2, 8, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %r3 = tosa.const_shape {values = dense<[1, 2, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<1x2x12x16xf32>) -> tensor<1x2x16x12xf32>
+  %qr = tosa.reshape %q, %s3 : (tensor<1x2x8x16xf32>, !tosa.shape<3>) -> tensor<2x8x16xf32>
+  %kr = tosa.reshape %kt, %k3 : (tensor<1x2x16x12xf32>, !tosa.shape<3>) -> tensor<2x16x12xf32>
+  %mm = tosa.matmul %qr, %kr, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x12xf32>
+  %s = tosa.reshape %mm, %s4 : (tensor<2x8x12xf32>, !tosa.shape<4>) -> tensor<1x2x8x12xf32>
+  %fill = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %x0 = tosa.mul %s, %scale, %shift : (tensor<1x2x8x12xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %row = "tosa.const"() <{values = dense<[[[[0], [1], [2], [3], [4], [5], [6], [7]]]]> : tensor<1x1x8x1xi32>}> : () -> tensor<1x1x8x1xi32>
+  %col = "tosa.const"() <{values = dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]]]> : tensor<1x1x1x12xi32>}> : () -> tensor<1x1x1x12xi32>
+  %c0 = "tosa.const"() <{values = dense<0> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %c6 = "tosa.const"() <{values = dense<6> : tensor<1x1x1x1xi32>}> : () -> tensor<1x1x1x1xi32>
+  %a = tosa.greater_equal %col, %c0 : (tensor<1x1x1x12xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x1x12xi1>
+  %b = tosa.greater_equal %row, %c6 : (tensor<1x1x8x1xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x8x1xi1>
+  %m = tosa.logical_and %a, %b : (tensor<1x1x1x12xi1>, tensor<1x1x8x1xi1>) -> tensor<1x1x8x12xi1>
+  %x = tosa.select %m, %fill, %x0 : (tensor<1x1x8x12xi1>, tensor<1x1x1x1xf32>, tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %mx = tosa.reduce_max %x {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %g3 = tosa.reshape %mx, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %d = tosa.sub %x, %mx : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %se = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %se3 = tosa.reshape %se, %r3 : (tensor<1x2x8x1xf32>, !tosa.shape<3>) -> tensor<1x2x8xf32>
+  %lg = tosa.log %se3 : (tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %lse = tosa.add %lg, %g3 : (tensor<1x2x8xf32>, tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %d2 = tosa.sub %x, %mx : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x12xf32>
+  %e2 = tosa.exp %d2 : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x12xf32>
+  %l = tosa.reduce_sum %e2 {axis = 3 : i32} : (tensor<1x2x8x12xf32>) -> tensor<1x2x8x1xf32>
+  %rl = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p = tosa.mul %e2, %rl, %shift : (tensor<1x2x8x12xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x12xf32>
+  %pr = tosa.reshape %p, %p3 : (tensor<1x2x8x12xf32>, !tosa.shape<3>) -> tensor<2x8x12xf32>
+  %vr = tosa.reshape %v, %v3 : (tensor<1x2x12x16xf32>, !tosa.shape<3>) -> tensor<2x12x16xf32>
+  %o = tosa.matmul %pr, %vr, %zp, %zp : (tensor<2x8x12xf32>, tensor<2x12x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  %o4r = tosa.reshape %o, %o4 : (tensor<2x8x16xf32>, !tosa.shape<4>) -> tensor<1x2x8x16xf32>
+  return %o4r, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
 }
