@@ -217,6 +217,10 @@ static const KindEntry kKinds[] = {
     {"tosa.log", FA_EXPR_LOG, 1},        {"math.absf", FA_EXPR_ABS, 1},
     {"tosa.abs", FA_EXPR_ABS, 1},        {"math.sqrt", FA_EXPR_SQRT, 1},
     {"math.rsqrt", FA_EXPR_RSQRT, 1},    {"tosa.rsqrt", FA_EXPR_RSQRT, 1},
+    {"math.tanh", FA_EXPR_TANH, 1},      {"tosa.tanh", FA_EXPR_TANH, 1},
+    {"arith.ori", FA_EXPR_OR, 2},        {"tosa.logical_or", FA_EXPR_OR, 2},
+    {"arith.xori", FA_EXPR_XOR, 2},      {"tosa.logical_xor", FA_EXPR_XOR, 2},
+    {"tosa.logical_not", FA_EXPR_NOT, 1},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {

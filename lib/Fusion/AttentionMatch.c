@@ -25,6 +25,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1186,6 +1187,257 @@ static const FaExpr *withDecodeRow(FaAttentionMatch *m, const FaExpr *cond) {
   return cmp;
 }
 
+/* --- mask functions ----------------------------------------------------------- */
+
+static const char *const kNotIndexMask =
+    "a mask combines conditions that are not all compares of query and key indices";
+
+/* A new node of the mask formula (-1: full). */
+static int maskNode(FaAttentionMatch *m, int kind, int a, int b) {
+  int cap = (int)(sizeof m->maskNodes / sizeof m->maskNodes[0]);
+  if (m->numMaskNodes >= cap || a < -1 || b < -1)
+    return -1;
+  m->maskNodes[m->numMaskNodes].kind = kind;
+  m->maskNodes[m->numMaskNodes].a = a;
+  m->maskNodes[m->numMaskNodes].b = b;
+  return m->numMaskNodes++;
+}
+
+/* The i1 constant true (read as 1, or as -1 where a reader sign-extends). */
+static bool isTrueConst(const FaExpr *e) {
+  e = faExprStripCasts(e);
+  return e && e->kind == FA_EXPR_CONST && mlirTypeIsAInteger(e->type) &&
+         mlirIntegerTypeGetWidth(e->type) == 1 && e->value != 0;
+}
+
+/* Compare `c` as a term ci*i + cj*j <pred> k of the formula (read exactly:
+ * compareIsExact), or why not. */
+static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
+  Linear l, r, d;
+  if (!c || c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
+      !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
+    return kNotIndexMask;
+  if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53) ||
+      fabs(d.ci) * indexMax(m, m->scoreRank - 2) + fabs(d.cj) * indexMax(m, m->scoreRank - 1) +
+              fabs(d.c) + 2 >= ldexp(1.0, 62))
+    return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
+  if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
+    return "an unsigned compare of index expressions that may be negative "
+           "(they wrap; the op's masks compare signed)";
+  TRY_MATCH(compareIsExact(m, c));
+  /* ci*i + cj*j <pred> -c over integers (c may be fractional). */
+  double k = -d.c;
+  int64_t kk;
+  switch (c->pred) {
+  case FA_CMP_GT: kk = (int64_t)floor(k); break; /* e > k  <=> e > floor k */
+  case FA_CMP_GE: kk = (int64_t)ceil(k); break;  /* e >= ceil k */
+  case FA_CMP_LT: kk = (int64_t)ceil(k); break;  /* e < ceil k */
+  case FA_CMP_LE: kk = (int64_t)floor(k); break; /* e <= floor k */
+  default:
+    if (k != floor(k)) /* e == k never, e != k always: a constant mask */
+      return kNotIndexMask;
+    kk = (int64_t)k;
+  }
+  if (m->numMaskTerms >= FA_MASK_MAX_TERMS)
+    return "a mask combines more than six compares";
+  int t = m->numMaskTerms++;
+  m->maskTerms[t].ci = (int64_t)d.ci;
+  m->maskTerms[t].cj = (int64_t)d.cj;
+  m->maskTerms[t].k = kk;
+  m->maskTerms[t].pred = c->pred;
+  *node = maskNode(m, FA_MASK_TERM, t, -1);
+  return *node < 0 ? "a mask combines more than six compares" : NULL;
+}
+
+/* The formula of boolean tree `e`: and, or, not (xor with true), compares;
+ * `and true` / `or false` are not simplified (they are read as written). */
+static const char *maskFormula(FaAttentionMatch *m, const FaExpr *e, int depth, int *node) {
+  e = faExprStripCasts(e);
+  int a, b;
+  if (!e || depth > 8)
+    return kNotIndexMask;
+  switch (e->kind) {
+  case FA_EXPR_CMP:
+    return maskTerm(m, e, node);
+  case FA_EXPR_CONST:
+    if (!isTrueConst(e))
+      return kNotIndexMask;
+    *node = maskNode(m, FA_MASK_TRUE, -1, -1);
+    break;
+  case FA_EXPR_AND:
+  case FA_EXPR_OR:
+    TRY_MATCH(maskFormula(m, e->ops[0], depth + 1, &a));
+    TRY_MATCH(maskFormula(m, e->ops[1], depth + 1, &b));
+    *node = maskNode(m, e->kind == FA_EXPR_AND ? FA_MASK_AND : FA_MASK_OR, a, b);
+    break;
+  case FA_EXPR_XOR: {
+    int t = isTrueConst(e->ops[1]) ? 0 : isTrueConst(e->ops[0]) ? 1 : -1;
+    if (t < 0)
+      return kNotIndexMask;
+    TRY_MATCH(maskFormula(m, e->ops[t], depth + 1, &a));
+    *node = maskNode(m, FA_MASK_NOT, a, -1);
+    break;
+  }
+  case FA_EXPR_NOT:
+    TRY_MATCH(maskFormula(m, e->ops[0], depth + 1, &a));
+    *node = maskNode(m, FA_MASK_NOT, a, -1);
+    break;
+  default:
+    return kNotIndexMask;
+  }
+  return *node < 0 ? "a mask combines more than six compares" : NULL;
+}
+
+static bool maskEval(const FaAttentionMatch *m, int n, int64_t i, int64_t j) {
+  switch (m->maskNodes[n].kind) {
+  case FA_MASK_TRUE: return true;
+  case FA_MASK_NOT: return !maskEval(m, m->maskNodes[n].a, i, j);
+  case FA_MASK_AND:
+    return maskEval(m, m->maskNodes[n].a, i, j) && maskEval(m, m->maskNodes[n].b, i, j);
+  case FA_MASK_OR:
+    return maskEval(m, m->maskNodes[n].a, i, j) || maskEval(m, m->maskNodes[n].b, i, j);
+  default: {
+    int t = m->maskNodes[n].a;
+    int64_t e = m->maskTerms[t].ci * i + m->maskTerms[t].cj * j, k = m->maskTerms[t].k;
+    switch ((FaCmp)m->maskTerms[t].pred) {
+    case FA_CMP_EQ: return e == k;
+    case FA_CMP_NE: return e != k;
+    case FA_CMP_LT: return e < k;
+    case FA_CMP_LE: return e <= k;
+    case FA_CMP_GT: return e > k;
+    default: return e >= k;
+    }
+  }
+  }
+}
+
+/* Whether key j is visible for query i under the mask function of `m` (and
+ * its causal offset). */
+static bool maskVisible(const FaAttentionMatch *m, int64_t i, int64_t j) {
+  if (m->causal && j > i + m->causalOffset)
+    return false;
+  return maskEval(m, m->numMaskNodes - 1, i, j);
+}
+
+/* Whether every query row keeps a visible key under the mask function and
+ * causal offset: 1 yes, 0 no, -1 unknown (dynamic or large sizes). */
+static int maskKeepsEveryRow(const FaAttentionMatch *m) {
+  int64_t rows = sizeOf(m->scores, m->scoreRank - 2), cols = sizeOf(m->scores, m->scoreRank - 1);
+  if (rows < 0 || cols < 0 || rows * cols > (1 << 22))
+    return -1;
+  for (int64_t i = 0; i < rows; ++i) {
+    bool any = false;
+    for (int64_t j = 0; j < cols && !any; ++j)
+      any = maskVisible(m, i, j);
+    if (!any)
+      return 0;
+  }
+  return 1;
+}
+
+/* Whether term t reads exactly "j <= i + off". */
+static bool termIsCausal(const FaAttentionMatch *m, int t, int64_t off) {
+  int64_t ci = m->maskTerms[t].ci, cj = m->maskTerms[t].cj, k = m->maskTerms[t].k;
+  switch ((FaCmp)m->maskTerms[t].pred) {
+  case FA_CMP_LE: return ci == -1 && cj == 1 && k == off;
+  case FA_CMP_LT: return ci == -1 && cj == 1 && k == off + 1;
+  case FA_CMP_GE: return ci == 1 && cj == -1 && k == -off;
+  case FA_CMP_GT: return ci == 1 && cj == -1 && k == -off - 1;
+  default: return false;
+  }
+}
+
+/* A condition on query/key indices only that combines several compares
+ * (a sliding window and causal, a chunk and causal, a prefix or causal):
+ * the op's mask function. Each compare is ci*i + cj*j + c <pred> 0 read
+ * exactly (compareIsExact: the source's arithmetic neither wraps nor
+ * rounds), so index arithmetic in the function computes the same. Where
+ * the condition marks the visible keys, an exactly causal compare among its
+ * top-level conjuncts becomes causal_offset (the canonical form) and the
+ * rest the function. */
+static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
+                                     bool maskedWhenTrue, MaskFill fill) {
+  if (m->numMaskTerms)
+    return "two mask functions on the scores";
+  if (fillIsFinite(fill) && (m->causal || m->kvLen || m->bias))
+    return "a mask with a finite fill is combined with another mask (rows they "
+           "mask together would differ)";
+  /* select(not(visible), fill, s): the visible condition itself. */
+  const FaExpr *c = faExprStripCasts(cond);
+  if (maskedWhenTrue && c && (c->kind == FA_EXPR_NOT || c->kind == FA_EXPR_XOR)) {
+    int t = c->kind == FA_EXPR_NOT ? 0 : isTrueConst(c->ops[1]) ? 0 : isTrueConst(c->ops[0]) ? 1 : -1;
+    if (t >= 0) {
+      cond = c->ops[t];
+      maskedWhenTrue = false;
+    }
+  }
+  int root;
+  TRY_MATCH(maskFormula(m, cond, 0, &root));
+  if (maskedWhenTrue && maskNode(m, FA_MASK_NOT, root, -1) < 0)
+    return "a mask combines more than six compares";
+  if (!maskedWhenTrue) {
+    /* Top-level conjuncts that are causal: a term node of such a compare
+     * becomes true (terms are created in tree order: walk in step). */
+    const FaExpr *stack[16];
+    int sp = 0;
+    stack[sp++] = faExprStripCasts(cond);
+    while (sp > 0 && !m->causal) {
+      const FaExpr *e = stack[--sp];
+      if (!e)
+        continue;
+      if (e->kind == FA_EXPR_AND && sp + 2 <= 16) {
+        stack[sp++] = faExprStripCasts(e->ops[1]);
+        stack[sp++] = faExprStripCasts(e->ops[0]);
+        continue;
+      }
+      if (e->kind != FA_EXPR_CMP)
+        continue;
+      Linear l, r, d;
+      if (!linearOf(e->ops[0], m->scoreRank, &l) || !linearOf(e->ops[1], m->scoreRank, &r) ||
+          !linearCombine(l, r, -1, &d) || fabs(d.ci) != 1 || d.ci != -d.cj ||
+          causalFromCompare(m, e, false, fill))
+        continue;
+      m->maskWithCausal = true;
+      /* Its term (the first that reads j <= i + offset) becomes true. */
+      for (int n = 0; n < m->numMaskNodes; ++n)
+        if (m->maskNodes[n].kind == FA_MASK_TERM &&
+            termIsCausal(m, m->maskNodes[n].a, m->causalOffset)) {
+          m->maskNodes[n].kind = FA_MASK_TRUE;
+          break;
+        }
+    }
+  }
+  if (fillIsFinite(fill)) {
+    /* A fully masked row averages V in the source, 0 in the op: every row
+     * must keep a key (checked on the static sizes). */
+    int keeps = maskKeepsEveryRow(m);
+    if (keeps < 0)
+      return "a mask function with a finite fill on dynamic or large scores (a row "
+             "it masks fully would average V in the source; the op gives 0)";
+    if (!keeps)
+      return "a mask function with a finite fill leaves a row no visible key (the "
+             "source averages V there; the op gives 0)";
+    if (!m->maskWithCausal)
+      noteFiniteFill(m, fill);
+  }
+  m->maskFiniteFill = fillIsFinite(fill);
+  return NULL;
+}
+
+/* As setMaskFunctionIn; `m` changes only where it succeeds. */
+static const char *setMaskFunction(FaAttentionMatch *m, const FaExpr *cond,
+                                   bool maskedWhenTrue, MaskFill fill) {
+  FaAttentionMatch *saved = malloc(sizeof *saved);
+  if (!saved)
+    return "out of memory";
+  memcpy(saved, m, sizeof *saved);
+  const char *why = setMaskFunctionIn(m, cond, maskedWhenTrue, fill);
+  if (why)
+    memcpy(m, saved, sizeof *saved);
+  free(saved);
+  return why;
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -1198,7 +1450,17 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
     else if (faExprIsConst(faExprStripCasts(cond->ops[0]), 1.0))
       cond = faExprStripCasts(cond->ops[1]);
     else
-      return "a mask combines two conditions";
+      return setMaskFunction(m, cond, maskedWhenTrue, fill);
+  }
+  /* or / not of index compares: a mask function; otherwise an i1 tensor of
+   * the source's (as such conditions were read before they were
+   * understood: a boolean mask). */
+  if (cond && (cond->kind == FA_EXPR_OR || cond->kind == FA_EXPR_XOR ||
+               cond->kind == FA_EXPR_NOT)) {
+    const char *why = setMaskFunction(m, cond, maskedWhenTrue, fill);
+    if (!why || !cond->tensor.ptr)
+      return why;
+    return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
   /* x != 0 on a constant tensor: the tensor read as booleans (NaN elements
    * are refused by maskValueOk, so one and une read the same). */
@@ -1434,14 +1696,18 @@ static double scoreBound(const FaAttentionMatch *m) {
 static const char *checkFiniteMask(FaAttentionMatch *m) {
   if (!m->finiteMask)
     return NULL;
-  if (m->biasIsMask + m->causal + (m->kvLen != NULL) > 1)
+  if (m->biasIsMask + (m->causal || m->numMaskTerms) +
+          (m->numMaskTerms && m->causal && !m->maskWithCausal) + (m->kvLen != NULL) > 1)
     return "a mask with a finite fill is combined with another mask (rows they "
            "mask together would differ)";
   Range bias = {0, 0};
   if (m->bias && !m->biasIsMask && !rangeOfExpr(m, m->bias, m->scores, 0, &bias))
     return "a mask with a finite fill is combined with a bias fusion cannot bound "
            "(masked scores might keep weight in the source)";
-  double s = scoreBound(m), need = 17 + log(indexMax(m, m->scoreRank - 1) + 1);
+  /* Masks come after a softcap (matchSoftcap): the scores they see lie in
+   * [-c, c] (tanh rounds to at most 1 in any type). */
+  double s = m->softcap ? fmin(scoreBound(m), m->softcapOuter) : scoreBound(m);
+  double need = 17 + log(indexMax(m, m->scoreRank - 1) + 1);
   double tieGap = m->fillTieGap - (m->biasAfterFill ? bias.hi - bias.lo : 0);
   double masked = m->fillMax + (m->fillAdded ? s : 0) + fmax(bias.hi, 0);
   double boundGap = -s + fmin(bias.lo, 0) - masked;
@@ -1552,6 +1818,80 @@ static bool readsScoresInPlace(const FaAttentionMatch *m, const FaExpr *x) {
   return true;
 }
 
+/* Significand bits of the constant `e` (stripped of casts) as the source
+ * holds it: its own type's. */
+static int constPrecision(const FaExpr *e) {
+  int p = floatPrecision(e->type);
+  return p ? p : 53;
+}
+
+/* `outer` * tanh(`inner`): a softcap c * tanh(s / c) (or tanh(s * k) with k
+ * the constant 1/c rounded to its type), PyTorch's `tanh(w / cap) * cap`
+ * (Gemma-2, Grok). `x` is the multiply; on success `*next` is s. Only masks
+ * may come after it (causal, KV length: the op applies them as visibility,
+ * after score_mod); a bias operand (or a boolean mask, which becomes one)
+ * would be added before score_mod by the op, so it is refused. */
+static const char *matchSoftcap(FaAttentionMatch *m, FaExpr *x, bool scaled, FaExpr **next) {
+  static const char *kNotCap = "a tanh on the scores is not a softcap c * tanh(s / c)";
+  if (x->kind != FA_EXPR_MUL)
+    return kNotCap;
+  FaExpr *a = faExprStripCasts(x->ops[0]), *b = faExprStripCasts(x->ops[1]);
+  FaExpr *c = a && a->kind == FA_EXPR_CONST ? a : b && b->kind == FA_EXPR_CONST ? b : NULL;
+  FaExpr *tRaw = c == a ? x->ops[1] : x->ops[0];
+  if (!c || !castsKeepPrecision(tRaw))
+    return kNotCap;
+  FaExpr *t = faExprStripCasts(tRaw);
+  if (!t || t->kind != FA_EXPR_TANH || !castsKeepPrecision(t->ops[0]))
+    return kNotCap;
+  double cap = c->value;
+  if (!(cap > 0) || !isfinite(cap))
+    return "a softcap's constant is not positive and finite";
+  FaExpr *in = faExprStripCasts(t->ops[0]);
+  if (!in || (in->kind != FA_EXPR_DIV && in->kind != FA_EXPR_MUL))
+    return kNotCap;
+  FaExpr *i0 = faExprStripCasts(in->ops[0]), *i1 = faExprStripCasts(in->ops[1]);
+  int ki = i1 && i1->kind == FA_EXPR_CONST ? 1
+           : in->kind == FA_EXPR_MUL && i0 && i0->kind == FA_EXPR_CONST ? 0 : -1;
+  if (ki < 0)
+    return kNotCap;
+  FaExpr *k = ki ? i1 : i0;
+  bool mul = in->kind == FA_EXPR_MUL;
+  /* The same cap inside and outside: c itself, or 1/c as the constant's
+   * type holds it (within half its step of 1/c). */
+  if (mul ? !(fabs(k->value * cap - 1.0) <= ldexp(1.0, -constPrecision(k)))
+          : k->value != cap)
+    return "a softcap's constants inside and outside the tanh differ";
+  if ((double)(float)k->value != k->value || (double)(float)cap != cap)
+    return "a softcap's constant is not an f32 value (score_mod computes in f32)";
+  if (m->softcap)
+    return "two softcaps on the scores";
+  if (scaled)
+    return "the scores are scaled after the softcap (score_mod would be scaled)";
+  if (m->bias)
+    return "a bias or boolean mask is added after the softcap (the op adds its bias "
+           "before score_mod)";
+  m->softcap = true;
+  m->softcapInnerMul = mul;
+  m->softcapInner = k->value;
+  m->softcapOuter = cap;
+  noteRoundings(m, tRaw);
+  noteRoundings(m, t->ops[0]);
+  *next = ki ? in->ops[0] : in->ops[1];
+  return NULL;
+}
+
+/* Is `x` (stripped) c * tanh(..) or tanh(..) * c? */
+static bool isTanhProduct(const FaExpr *x) {
+  if (!x || x->kind != FA_EXPR_MUL)
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    const FaExpr *t = faExprStripCasts(x->ops[i]);
+    if (t && t->kind == FA_EXPR_TANH)
+      return true;
+  }
+  return false;
+}
+
 /* Walks from the softmax input down to the Q*K^T result. */
 static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
   bool scaled = false;
@@ -1572,6 +1912,10 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       return NULL;
     case FA_EXPR_MUL:
     case FA_EXPR_DIV: {
+      if (isTanhProduct(x)) {
+        TRY_MATCH(matchSoftcap(m, x, scaled, &x));
+        break;
+      }
       FaExpr *c1 = faExprStripCasts(x->ops[1]), *c0 = faExprStripCasts(x->ops[0]);
       int ci = c1 && c1->kind == FA_EXPR_CONST ? 1
                : x->kind == FA_EXPR_MUL && c0 && c0->kind == FA_EXPR_CONST ? 0 : -1;
@@ -1593,18 +1937,34 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
         return "the scores are added to themselves";
       if (scaled)
         return "the bias is added before the scale (the bias would be scaled)";
+      if (m->softcap)
+        return "a bias or mask is added before the softcap (the source caps it)";
       FaExpr *before = m->bias;
+      int termsBefore = m->numMaskTerms;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before)
         TRY_MATCH(checkHalfBias(m, narrower(x->type, m->roundedTo)));
+      /* A finite fill of a mask function added in f16/bf16: as a bias there
+       * (the sum rounds and saturates). */
+      MlirType addType = narrower(x->type, m->roundedTo);
+      if (m->numMaskTerms != termsBefore && m->maskFiniteFill &&
+          (mlirTypeIsAF16(addType) || mlirTypeIsABF16(addType)))
+        return "a bias or fill is added to the scores in f16/bf16 and may be large: the "
+               "source's sum rounds or saturates there (fully masked rows average V), the "
+               "op adds in f32";
       x = x->ops[si];
       break;
     }
     case FA_EXPR_SELECT:
+      if (m->softcap)
+        return "a mask is applied before the softcap (the source caps the masked "
+               "scores to -c, the op would drop them)";
       if (scaled && m->scale < 0)
         return "a negative scale is applied to masked scores";
       TRY_MATCH(addSelectMask(m, x, &x));
       break;
+    case FA_EXPR_TANH:
+      return "a tanh on the scores is not a softcap c * tanh(s / c)";
     default:
       return "the scores pass through an operation the pattern does not "
              "understand";
@@ -2060,6 +2420,7 @@ static FaExpr *guardedMax(const FaExpr *g, int rank) {
 static bool rowsMayBeFullyMasked(FaAttentionMatch *m) {
   Range r;
   return m->kvLen || (m->causal && m->causalOffset < 0) ||
+         (m->numMaskTerms && maskKeepsEveryRow(m) != 1) ||
          (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r)));
 }
 

@@ -6,6 +6,8 @@
 #include "Fusion/AttentionExpr.h"
 
 #define FA_MATCH_MAX_OPS 96
+#define FA_MASK_MAX_TERMS 6
+enum { FA_MASK_TERM, FA_MASK_AND, FA_MASK_OR, FA_MASK_NOT, FA_MASK_TRUE };
 
 /* Q, K or V as found under its layout ops. */
 typedef struct FaAttentionInput {
@@ -43,6 +45,26 @@ typedef struct FaAttentionMatch {
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
                                softmax (null: none) */
+  /* A softcap between the scale and the masks: the op's score_mod computes
+   * tanh(s / softcapInner) * softcapOuter (or tanh(s * softcapInner) where
+   * softcapInnerMul), in f32, as the source writes it. */
+  bool softcap;
+  bool softcapInnerMul;
+  double softcapInner, softcapOuter;
+  /* A mask function: key j visible for query i iff the formula maskNodes
+   * (root: the last) holds; its terms are maskCi*i + maskCj*j <pred> maskK,
+   * exact in index arithmetic. numMaskTerms = 0: none. */
+  int numMaskTerms, numMaskNodes;
+  struct {
+    int64_t ci, cj, k;
+    int pred; /* FaCmp */
+  } maskTerms[FA_MASK_MAX_TERMS];
+  struct {
+    int kind; /* FA_MASK_TERM (a: term), _AND, _OR (a, b: nodes), _NOT (a), _TRUE */
+    int a, b;
+  } maskNodes[2 * FA_MASK_MAX_TERMS + 2];
+  bool maskWithCausal; /* `causal` came from a term of the same condition */
+  bool maskFiniteFill; /* the mask function's fill is finite */
   bool causal;
   int64_t causalOffset;
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */

@@ -258,7 +258,7 @@ static MlirType fusedOutType(const FaAttentionOperands *operands, const FaAttent
  * one that replaces the log-sum-exp root (if the match has one). */
 static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
                             const FaAttentionMatch *m, MlirValue *lse,
-                            FoldedLayouts *folded) {
+                            FoldedLayouts *folded, MlirOperation *attnOut) {
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
@@ -281,6 +281,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
   MlirOperation attn = faGridwiseAttentionOpCreate(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
+  *attnOut = attn;
   MlirValue result = mlirOperationGetResult(attn, 0);
   if (m->lseRoot.ptr) { /* [B, Hq, M], or [B*Hq, M] for scores of rank 3 */
     static const int kMergeHeads[3] = {0, 0, 1};
@@ -299,6 +300,154 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   if (rank < 4)
     return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
   return faBuildCastTo(rw, loc, result, mlirValueGetType(rootOut));
+}
+
+/* --- score_mod and mask functions ------------------------------------------- */
+
+/* The nearest symbol table above `op` (where the op looks its functions
+ * up), or a null operation. */
+static MlirOperation symbolTableAbove(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op); !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p)) {
+    MlirSymbolTable table = mlirSymbolTableCreate(p);
+    if (!mlirSymbolTableIsNull(table)) {
+      mlirSymbolTableDestroy(table);
+      return p;
+    }
+  }
+  return (MlirOperation){NULL};
+}
+
+/* An f32 constant, bit-exact. */
+static void appendF32(FaText *t, const char *name, double v) {
+  float f = (float)v;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  faTextAppend(t, "  %%%s = arith.constant 0x%08X : f32\n", name, (unsigned)bits);
+}
+
+/* The functions a match needs (its softcap as score_mod), created as
+ * func.func private in the symbol table above the root, with their names in
+ * `attrs`; false (nothing created) where there is no such table or the text
+ * does not parse. */
+typedef struct {
+  char scoreMod[64], mask[64];
+  MlirOperation table;
+} FusedFunctions;
+
+/* The mask function: the conjunction of the match's index compares (or its
+ * negation), in index arithmetic. */
+static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
+  static const char *const kPred[6] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
+  faModuleUniqueSymbol(fns->table, "fa_mask", fns->mask, sizeof fns->mask);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s(%%b: index, %%h: index, %%i: index, %%j: index) "
+                   "-> i1 {\n", fns->mask);
+  /* Terms whose node is still a compare (the causal one became true). */
+  bool live[FA_MASK_MAX_TERMS] = {false};
+  for (int n = 0; n < m->numMaskNodes; ++n)
+    if (m->maskNodes[n].kind == FA_MASK_TERM)
+      live[m->maskNodes[n].a] = true;
+  for (int k = 0; k < m->numMaskTerms; ++k) {
+    if (!live[k])
+      continue;
+    faTextAppend(&t, "  %%ci%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].ci);
+    faTextAppend(&t, "  %%cj%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].cj);
+    faTextAppend(&t, "  %%k%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].k);
+    faTextAppend(&t, "  %%xi%d = arith.muli %%ci%d, %%i : index\n", k, k);
+    faTextAppend(&t, "  %%xj%d = arith.muli %%cj%d, %%j : index\n", k, k);
+    faTextAppend(&t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
+    faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%e%d, %%k%d : index\n", k,
+                 kPred[m->maskTerms[k].pred], k, k);
+  }
+  /* The formula's nodes in order (children come first); a term's node is
+   * its compare; `true and x` is x. */
+  bool haveTrue = false;
+  char names[2 * FA_MASK_MAX_TERMS + 2][16];
+  for (int n = 0; n < m->numMaskNodes; ++n) {
+    int a = m->maskNodes[n].a, b = m->maskNodes[n].b, kind = m->maskNodes[n].kind;
+    snprintf(names[n], sizeof names[n], "n%d", n);
+    if (kind == FA_MASK_TERM) {
+      snprintf(names[n], sizeof names[n], "t%d", a);
+      continue;
+    }
+    if (kind == FA_MASK_AND && (!strcmp(names[a], "true") || !strcmp(names[b], "true"))) {
+      memcpy(names[n], !strcmp(names[a], "true") ? names[b] : names[a], sizeof names[n]);
+      continue;
+    }
+    if (!haveTrue && (kind != FA_MASK_AND && kind != FA_MASK_OR)) {
+      faTextAppend(&t, "  %%true = arith.constant true\n");
+      haveTrue = true;
+    }
+    if (kind == FA_MASK_TRUE)
+      snprintf(names[n], sizeof names[n], "true");
+    else if (kind == FA_MASK_NOT)
+      faTextAppend(&t, "  %%n%d = arith.xori %%%s, %%true : i1\n", n, names[a]);
+    else {
+      if (!haveTrue && (!strcmp(names[a], "true") || !strcmp(names[b], "true"))) {
+        faTextAppend(&t, "  %%true = arith.constant true\n");
+        haveTrue = true;
+      }
+      faTextAppend(&t, "  %%n%d = arith.%s %%%s, %%%s : i1\n", n,
+                   kind == FA_MASK_AND ? "andi" : "ori", names[a], names[b]);
+    }
+  }
+  faTextAppend(&t, "  func.return %%%s : i1\n}\n", names[m->numMaskNodes - 1]);
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
+  faTextDestroy(&t);
+  if (!ok)
+    fns->mask[0] = 0;
+  return ok;
+}
+
+static void eraseFunctions(FusedFunctions *fns);
+
+static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
+  fns->scoreMod[0] = fns->mask[0] = 0;
+  fns->table = symbolTableAbove(m->root);
+  if (!m->softcap && !m->numMaskTerms)
+    return true;
+  if (mlirOperationIsNull(fns->table))
+    return false;
+  if (m->numMaskTerms && !buildMaskFunction(m, fns))
+    return false;
+  if (!m->softcap)
+    return true;
+  faModuleUniqueSymbol(fns->table, "fa_softcap", fns->scoreMod, sizeof fns->scoreMod);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+                    "%%j: index) -> f32 {\n", fns->scoreMod);
+  appendF32(&t, "k", m->softcapInner);
+  appendF32(&t, "c", m->softcapOuter);
+  faTextAppend(&t, "  %%x = arith.%s %%s, %%k : f32\n", m->softcapInnerMul ? "mulf" : "divf");
+  faTextAppend(&t, "  %%t = math.tanh %%x : f32\n");
+  faTextAppend(&t, "  %%r = arith.mulf %%t, %%c : f32\n");
+  faTextAppend(&t, "  func.return %%r : f32\n}\n");
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
+  faTextDestroy(&t);
+  if (!ok) {
+    fns->scoreMod[0] = 0;
+    eraseFunctions(fns);
+  }
+  return ok;
+}
+
+/* Erases the functions buildFunctions created (the fusion failed). */
+static void eraseFunctions(FusedFunctions *fns) {
+  char *names[2] = {fns->scoreMod, fns->mask};
+  for (int n = 0; n < 2; ++n) {
+    if (!names[n][0])
+      continue;
+    MlirSymbolTable table = mlirSymbolTableCreate(fns->table);
+    MlirOperation fn =
+        mlirSymbolTableLookup(table, mlirStringRefCreateFromCString(names[n]));
+    mlirSymbolTableDestroy(table);
+    if (!mlirOperationIsNull(fn))
+      mlirOperationDestroy(fn);
+    names[n][0] = 0;
+  }
 }
 
 /* Keeps the first error diagnostic reported while verifying. */
@@ -372,18 +521,55 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
  * before the root. */
 static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
                          FaText *why) {
+  MlirContext ctx = mlirOperationGetContext(m->root);
+  FusedFunctions fns;
+  if (!buildFunctions(m, &fns)) {
+    faTextAppend(why, "its mask or score_mod function could not be built");
+    return false;
+  }
   MlirBlock block = mlirBlockCreate(0, NULL, NULL);
   MlirValue lse = {NULL};
   FoldedLayouts folded;
-  MlirValue result = buildFused(rw, block, m, &lse, &folded);
-  if (!verifyBlock(mlirOperationGetContext(m->root), block, why)) {
+  MlirOperation attn;
+  MlirValue result = buildFused(rw, block, m, &lse, &folded, &attn);
+  /* The detached op cannot see its functions: it is verified without them,
+   * then again in place with them (and taken out if that fails). */
+  if (!verifyBlock(ctx, block, why)) {
     mlirBlockDestroy(block);
+    eraseFunctions(&fns);
     return false;
   }
   MlirOperation first = firstOf(m->root, m->lseRoot);
-  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));)
+  MlirOperation moved[FA_MATCH_MAX_OPS];
+  int numMoved = 0;
+  for (MlirOperation op; !mlirOperationIsNull(op = mlirBlockGetFirstOperation(block));) {
     mlirOperationMoveBefore(op, first);
+    if (numMoved < FA_MATCH_MAX_OPS)
+      moved[numMoved++] = op;
+  }
   mlirBlockDestroy(block);
+  if (fns.scoreMod[0] || fns.mask[0]) {
+    if (fns.mask[0])
+      mlirOperationSetAttributeByName(
+          attn,
+          mlirStringRefCreateFromCString(faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_MASK)),
+          mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.mask)));
+    if (fns.scoreMod[0])
+      mlirOperationSetAttributeByName(
+          attn,
+          mlirStringRefCreateFromCString(
+              faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)),
+          mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreateFromCString(fns.scoreMod)));
+    MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(ctx, captureFirst, why, NULL);
+    bool ok = mlirLogicalResultIsSuccess(faOperationVerify(attn));
+    mlirContextDetachDiagnosticHandler(ctx, id);
+    if (!ok) { /* nothing uses the new ops yet */
+      for (int i = numMoved - 1; i >= 0; --i)
+        mlirOperationDestroy(moved[i]);
+      eraseFunctions(&fns);
+      return false;
+    }
+  }
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
   MlirOperation all[3 * FA_MATCH_MAX_OPS];
