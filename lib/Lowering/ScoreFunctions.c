@@ -77,6 +77,94 @@ static void rewriteExtract(MlirOperation extract) {
   mlirOperationDestroy(extract);
 }
 
+/* --- integer conversions the kernels can do in 32 bits ----------------------
+ * Index arithmetic is 64-bit on GPUs, and an i64 -> f32 conversion costs
+ * several instructions per score (ALiBi's slope * (k - q)). Where the static
+ * range of the converted value fits i32 (the indices b, h, i, j are below
+ * 2^31, the kernels' i32 rows and columns), it is truncated to i32 first:
+ * the same value, and the 64-bit arithmetic before it then narrows. */
+
+typedef struct {
+  bool known;
+  long double lo, hi; /* exact for the |values| < 2^62 kept known */
+} StaticRange;
+
+static StaticRange rangeOf(MlirValue v, MlirBlock entry, int depth);
+
+static StaticRange binaryRange(MlirOperation op, MlirBlock entry, int depth) {
+  StaticRange a = rangeOf(mlirOperationGetOperand(op, 0), entry, depth + 1);
+  StaticRange b = rangeOf(mlirOperationGetOperand(op, 1), entry, depth + 1);
+  StaticRange r = {false, 0, 0};
+  if (!a.known || !b.known)
+    return r;
+  if (faOpIsA(op, "arith.addi"))
+    r = (StaticRange){true, a.lo + b.lo, a.hi + b.hi};
+  else if (faOpIsA(op, "arith.subi"))
+    r = (StaticRange){true, a.lo - b.hi, a.hi - b.lo};
+  else if (faOpIsA(op, "arith.minsi"))
+    r = (StaticRange){true, a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
+  else if (faOpIsA(op, "arith.maxsi"))
+    r = (StaticRange){true, a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+  const long double lim = 4611686018427387904.0L; /* 2^62 */
+  if (r.known && (r.lo < -lim || r.hi > lim))
+    r.known = false;
+  return r;
+}
+
+static StaticRange rangeOf(MlirValue v, MlirBlock entry, int depth) {
+  StaticRange unknown = {false, 0, 0};
+  if (depth > 16)
+    return unknown;
+  if (mlirValueIsABlockArgument(v)) {
+    bool index = mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry) &&
+                 mlirTypeIsAIndex(mlirValueGetType(v));
+    /* b, h, i, j (and index captures: unknown) */
+    intptr_t n = mlirBlockArgumentGetArgNumber(v);
+    int first = mlirTypeIsAF32(mlirValueGetType(mlirBlockGetArgument(entry, 0))) ? 1 : 0;
+    if (index && n >= first && n < first + 4)
+      return (StaticRange){true, 0, 2147483647.0L};
+    return unknown;
+  }
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (faOpIsA(op, "arith.constant")) {
+    MlirAttribute a = faOpGetAttr(op, "value");
+    if (!mlirAttributeIsAInteger(a))
+      return unknown;
+    long double c = (long double)mlirIntegerAttrGetValueInt(a);
+    return (StaticRange){true, c, c};
+  }
+  if (faOpIsA(op, "arith.index_cast") || faOpIsA(op, "arith.extsi")) {
+    MlirType to = mlirValueGetType(v);
+    StaticRange r = rangeOf(mlirOperationGetOperand(op, 0), entry, depth + 1);
+    /* index_cast to a narrower type truncates: only where it fits. */
+    int w = mlirTypeIsAIndex(to) ? 64 : (int)mlirIntegerTypeGetWidth(to);
+    long double half = w >= 63 ? 4611686018427387904.0L : (long double)(1LL << (w - 1));
+    if (r.known && (r.lo < -half || r.hi >= half))
+      r.known = false;
+    return r;
+  }
+  if (mlirOperationGetNumOperands(op) == 2 && mlirOperationGetNumResults(op) == 1)
+    return binaryRange(op, entry, depth);
+  return unknown;
+}
+
+/* sitofp %x : i64 -> f32 where x fits i32: trunci to i32, then sitofp. */
+static void narrowConversion(MlirOperation op, MlirBlock entry) {
+  if (!faOpIsA(op, "arith.sitofp"))
+    return;
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirType t = mlirValueGetType(x);
+  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 64)
+    return;
+  StaticRange r = rangeOf(x, entry, 0);
+  if (!r.known || r.lo < -2147483648.0L || r.hi > 2147483647.0L)
+    return;
+  MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(op), 32);
+  MlirValue narrow = mlirOperationGetResult(
+      faOperationCreateBefore(op, "arith.trunci", 1, &x, 1, &i32, 0, NULL), 0);
+  mlirOperationSetOperand(op, 0, narrow);
+}
+
 /* The clone's signature: its captured tensors become the kernel's buffers. */
 static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intptr_t first) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
@@ -99,6 +187,8 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
     if (faOpIsA(op, "tensor.extract") &&
         mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, 0))))
       rewriteExtract(op);
+    else
+      narrowConversion(op, entry);
     op = next;
   }
 }

@@ -100,7 +100,10 @@ static bool rowServes(const FaAttentionKernel *k, const FaTileRow *row) {
   bool regsFit = consumerRegs(&w) >= launchRegs(&w) && launchRegs(&w) >= WG_PRODUCER_REGS;
   bool biasFits = !k->biasElt.ptr ||
                   (row->ctas == 1 && row->bm <= 2 * 64 && (headDim(k) <= 64 || row->bn <= 64));
-  return row->maxD >= headDim(k) && biasFits && smemFits(&w) && regsFit;
+  /* A score_mod runs on every score among the fragments: it needs the
+   * registers of one workgroup per SM. */
+  bool modFits = mlirOperationIsNull(k->modFn) || row->ctas == 1;
+  return row->maxD >= headDim(k) && biasFits && modFits && smemFits(&w) && regsFit;
 }
 
 /* The tiles of k: `many` for any keys (NULL: none fits), `few` (or NULL)
