@@ -7,7 +7,9 @@
  * memref.load at its indices clamped into [0, dim - 1] (a dynamic index out
  * of range reads the nearest element: defined, and never outside the
  * buffer). They carry {fa.inline}: fa-lower-attention inlines their calls in
- * every kernel once all kernels are in (faModuleInlineMarked). */
+ * every kernel once all kernels are in (faModuleInlineMarked). Two rewrites
+ * make them cheaper per score, below: conversions to f32 of index values in
+ * 32 bits, and divisions by a constant as products. */
 #include "Lowering/AttentionKernel.h"
 #include "Support/Builders.h"
 
@@ -165,6 +167,33 @@ static void narrowConversion(MlirOperation op, MlirBlock entry) {
   mlirOperationSetOperand(op, 0, narrow);
 }
 
+/* divf %x, C (C a finite nonzero float constant) -> mulf %x, 1/C: a GPU's
+ * correctly rounded division is a subroutine per score (softcap's s / c); the
+ * product differs from it by at most an ulp of the quotient, less than the
+ * kernels' exp2 approximation already allows (exact where 1/C is a power of
+ * two). */
+static void divisionByConstant(MlirOperation op) {
+  if (!faOpIsA(op, "arith.divf") || !mlirValueIsAOpResult(mlirOperationGetOperand(op, 1)))
+    return;
+  MlirOperation c = mlirOpResultGetOwner(mlirOperationGetOperand(op, 1));
+  MlirAttribute a = faOpGetAttr(c, "value");
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!faOpIsA(c, "arith.constant") || mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a) ||
+      !mlirTypeIsAF32(t))
+    return;
+  double v = mlirFloatAttrGetValueDouble(a);
+  if (!(v == v) || v == 0 || v > 3.4e38 || v < -3.4e38)
+    return;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirNamedAttribute value = faNamedAttributeGet(ctx, "value", mlirFloatAttrDoubleGet(ctx, t, 1.0 / v));
+  MlirValue recip = mlirOperationGetResult(
+      faOperationCreateBefore(op, "arith.constant", 0, NULL, 1, &t, 1, &value), 0);
+  MlirValue operands[2] = {mlirOperationGetOperand(op, 0), recip};
+  MlirOperation mul = faOperationCreateBefore(op, "arith.mulf", 2, operands, 1, &t, 0, NULL);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(mul, 0));
+  mlirOperationDestroy(op);
+}
+
 /* The clone's signature: its captured tensors become the kernel's buffers. */
 static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intptr_t first) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
@@ -187,6 +216,8 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
     if (faOpIsA(op, "tensor.extract") &&
         mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, 0))))
       rewriteExtract(op);
+    else if (faOpIsA(op, "arith.divf"))
+      divisionByConstant(op);
     else
       narrowConversion(op, entry);
     op = next;
