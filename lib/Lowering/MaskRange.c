@@ -332,24 +332,14 @@ static void ruleCmp(Range *r, MlirValue res, int64_t pred, const IntNames *x, co
   bool isUnsigned = pred >= 6;
   int p = isUnsigned ? (int)pred - 4 : (int)pred; /* ult->slt, ... */
   char may[32], must[32];
-  switch (p) {
-  case 2: /* slt */
-    tname(may, emit2(r, "arith.cmpi slt,", x->lo, y->hi, "i64"));
-    tname(must, emit2(r, "arith.cmpi slt,", x->hi, y->lo, "i64"));
-    break;
-  case 3: /* sle */
-    tname(may, emit2(r, "arith.cmpi sle,", x->lo, y->hi, "i64"));
-    tname(must, emit2(r, "arith.cmpi sle,", x->hi, y->lo, "i64"));
-    break;
-  case 4: /* sgt */
-    tname(may, emit2(r, "arith.cmpi sgt,", x->hi, y->lo, "i64"));
-    tname(must, emit2(r, "arith.cmpi sgt,", x->lo, y->hi, "i64"));
-    break;
-  case 5: /* sge */
-    tname(may, emit2(r, "arith.cmpi sge,", x->hi, y->lo, "i64"));
-    tname(must, emit2(r, "arith.cmpi sge,", x->lo, y->hi, "i64"));
-    break;
-  default: { /* eq, ne */
+  static const char *const kOrder[4] = {"arith.cmpi slt,", "arith.cmpi sle,", "arith.cmpi sgt,",
+                                        "arith.cmpi sge,"};
+  if (p >= 2 && p <= 5) {
+    /* x < y may hold when x.lo < y.hi and must when x.hi < y.lo; > mirrors. */
+    bool less = p <= 3;
+    tname(may, emit2(r, kOrder[p - 2], less ? x->lo : x->hi, less ? y->hi : y->lo, "i64"));
+    tname(must, emit2(r, kOrder[p - 2], less ? x->hi : x->lo, less ? y->lo : y->hi, "i64"));
+  } else { /* eq, ne */
     char o1[32], o2[32], overlap[32], sx[32], sy[32], se[32], a[32], single[32];
     tname(o1, emit2(r, "arith.cmpi sle,", x->lo, y->hi, "i64"));
     tname(o2, emit2(r, "arith.cmpi sle,", y->lo, x->hi, "i64"));
@@ -366,7 +356,6 @@ static void ruleCmp(Range *r, MlirValue res, int64_t pred, const IntNames *x, co
       tname(may, emit2(r, "arith.xori", single, "%true", "i1"));
       tname(must, emit2(r, "arith.xori", overlap, "%true", "i1"));
     }
-  }
   }
   char k[32], fm[32], fs[32];
   tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
