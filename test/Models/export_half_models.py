@@ -250,19 +250,24 @@ def export_one(model, args, kind, path, title, script, **kwargs):
     return True
 
 
-def main(out_dir, only=None):
+def export_all(models, prefix, script, out_dir, only=None):
+    """Exports each model of `models` (name -> (class, make_args, dtype)) to
+    OUT_DIR/PREFIX_NAME.{linalg,tosa}.mlir; returns the exit status."""
     failed = 0
-    for name, (cls, make_args, dtype) in MODELS.items():
+    for name, (cls, make_args, dtype) in models.items():
         if only and name not in only:
             continue
         doc = " ".join((cls.__doc__ or "").split())
         for kind, ext in (("linalg-on-tensors", "linalg"), ("tosa", "tosa")):
             torch.manual_seed(0)
-            path = os.path.join(out_dir, f"half_{name}.{ext}.mlir")
+            path = os.path.join(out_dir, f"{prefix}_{name}.{ext}.mlir")
             failed += not export_one(cls().eval(), make_args(dtype), kind, path,
-                                     f"half_{name} ({kind}): {doc}", "test/Models/export_half_models.py",
-                                     func_name=name)
+                                     f"{prefix}_{name} ({kind}): {doc}", script, func_name=name)
     return 1 if failed else 0
+
+
+def main(out_dir, only=None):
+    return export_all(MODELS, "half", "test/Models/export_half_models.py", out_dir, only)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_half_models import export_one  # noqa: E402
+from export_half_models import export_all  # noqa: E402
 
 SCRIPT = "test/Models/export_mask_models.py"
 
@@ -564,17 +564,7 @@ MODELS = {
 
 
 def main(out_dir, only=None):
-    failed = 0
-    for name, (cls, make_args, dtype) in MODELS.items():
-        if only and name not in only:
-            continue
-        doc = " ".join((cls.__doc__ or "").split())
-        for kind, ext in (("linalg-on-tensors", "linalg"), ("tosa", "tosa")):
-            torch.manual_seed(0)
-            path = os.path.join(out_dir, f"mask_{name}.{ext}.mlir")
-            failed += not export_one(cls().eval(), make_args(dtype), kind, path,
-                                     f"mask_{name} ({kind}): {doc}", SCRIPT, func_name=name)
-    return 1 if failed else 0
+    return export_all(MODELS, "mask", SCRIPT, out_dir, only)
 
 
 if __name__ == "__main__":
