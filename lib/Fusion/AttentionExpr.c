@@ -221,6 +221,9 @@ static const KindEntry kKinds[] = {
     {"arith.ori", FA_EXPR_OR, 2},        {"tosa.logical_or", FA_EXPR_OR, 2},
     {"arith.xori", FA_EXPR_XOR, 2},      {"tosa.logical_xor", FA_EXPR_XOR, 2},
     {"tosa.logical_not", FA_EXPR_NOT, 1},
+    {"arith.divsi", FA_EXPR_IDIV, 2},    {"arith.divui", FA_EXPR_IDIV, 2},
+    {"tosa.intdiv", FA_EXPR_IDIV, 2},    {"arith.floordivsi", FA_EXPR_FLOORDIV, 2},
+    {"math.absi", FA_EXPR_ABS, 1},
 };
 
 static const KindEntry *kindOf(MlirOperation op) {
@@ -356,6 +359,8 @@ static FaExpr *makeOp(FaExprBuilder *b, const KindEntry *k, MlirOperation op,
   memcpy(e->ops, children, sizeof(FaExpr *) * (size_t)k->arity);
   if (k->kind == FA_EXPR_CMP && !predicateOf(op, &e->pred, &e->mode))
     return fail(b, "a comparison has an unsupported predicate");
+  if (faOpIsA(op, "arith.divui"))
+    e->mode = FA_CMP_UNSIGNED;
   return e;
 }
 
@@ -416,6 +421,33 @@ static FaExpr *buildBodyOp(FaExprBuilder *b, const GenericCtx *g,
       e->mode = faOpIsA(def, "arith.index_castui") ? FA_CMP_UNSIGNED : FA_CMP_SIGNED;
     }
     return e;
+  }
+  /* torch-mlir's floor division of integers: fptosi(floor(sitofp(a) /
+   * sitofp(b))) in f64, read as a FLOORDIV of a and b (mode ORDERED). */
+  MlirOperation fl = faOpIsA(def, "arith.fptosi")
+                         ? faValueGetDefiningOp(mlirOperationGetOperand(def, 0))
+                         : (MlirOperation){NULL};
+  MlirOperation dv = !mlirOperationIsNull(fl) && faOpIsA(fl, "math.floor")
+                         ? faValueGetDefiningOp(mlirOperationGetOperand(fl, 0))
+                         : (MlirOperation){NULL};
+  if (!mlirOperationIsNull(dv) && faOpIsA(dv, "arith.divf") &&
+      mlirTypeIsAF64(mlirValueGetType(mlirOperationGetResult(dv, 0))) &&
+      mlirTypeIsAInteger(mlirValueGetType(s))) {
+    MlirOperation x = faValueGetDefiningOp(mlirOperationGetOperand(dv, 0));
+    MlirOperation y = faValueGetDefiningOp(mlirOperationGetOperand(dv, 1));
+    if (!mlirOperationIsNull(x) && !mlirOperationIsNull(y) && faOpIsA(x, "arith.sitofp") &&
+        faOpIsA(y, "arith.sitofp")) {
+      FaExpr *a = buildScalar(b, g, mlirOperationGetOperand(x, 0));
+      FaExpr *c2 = a ? buildScalar(b, g, mlirOperationGetOperand(y, 0)) : NULL;
+      FaExpr *e = c2 ? node(b, FA_EXPR_FLOORDIV, mlirValueGetType(s)) : NULL;
+      if (e) {
+        e->ops[0] = a;
+        e->ops[1] = c2;
+        e->op = g ? g->op : (MlirOperation){NULL};
+        e->mode = FA_CMP_ORDERED;
+      }
+      return e;
+    }
   }
   const KindEntry *k = kindOf(def);
   if (!k || mlirOperationGetNumOperands(def) != k->arity)

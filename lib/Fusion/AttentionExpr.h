@@ -48,6 +48,12 @@ typedef enum {
   FA_EXPR_OR,     /* boolean or */
   FA_EXPR_XOR,    /* boolean xor (arith.xori with true: not) */
   FA_EXPR_NOT,    /* boolean not (tosa.logical_not) */
+  FA_EXPR_IDIV,   /* integer division truncating toward zero (arith.divsi,
+                     tosa.intdiv; mode UNSIGNED for arith.divui) */
+  FA_EXPR_FLOORDIV, /* integer division rounding down (arith.floordivsi; mode
+                       ORDERED for fptosi(floor(sitofp a / sitofp b)) in f64,
+                       ops the integers a, b: exact only where readers prove
+                       the f64 quotient rounds to the same floor) */
 } FaExprKind;
 
 /* Comparison predicates: the relation, and how its operands are read
@@ -67,7 +73,7 @@ typedef struct FaExpr {
   MlirType type;     /* element type of the value */
   double value;      /* CONST */
   FaCmp pred;        /* CMP */
-  FaCmpMode mode;    /* CMP; CAST: UNSIGNED for index_castui */
+  FaCmpMode mode;    /* CMP; CAST: UNSIGNED for index_castui; IDIV, FLOORDIV */
   int dim;           /* INDEX */
   /* The tensor whose elements this node is (always set for a LEAF; also for
    * the root of an inlined op), with the iteration dim of each of its dims. */

@@ -908,6 +908,8 @@ static double indexMax(const FaAttentionMatch *m, int d) {
   return n < 0 ? ldexp(1.0, 53) : (double)(n - 1);
 }
 
+static int condValue(const FaAttentionMatch *m, const FaExpr *e, int depth);
+
 /* The values of `e`, an operand tree of a mask compare (what linearOf
  * reads), where every node holds them in its own type: no integer wraps,
  * no conversion truncates or rounds, no float sum rounds. A KV length is
@@ -945,10 +947,102 @@ static const char *spanOf(const FaAttentionMatch *m, const FaExpr *e, Span *s) {
     if (e->mode == FA_CMP_UNSIGNED && s->lo < 0)
       return kInexact;
     break;
+  case FA_EXPR_MUL: {
+    TRY_MATCH(spanOf(m, e->ops[0], &a));
+    TRY_MATCH(spanOf(m, e->ops[1], &b));
+    double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+    *s = (Span){fmin(fmin(p[0], p[1]), fmin(p[2], p[3])),
+                fmax(fmax(p[0], p[1]), fmax(p[2], p[3])), a.frac + b.frac};
+    break;
+  }
+  case FA_EXPR_IDIV:
+  case FA_EXPR_FLOORDIV: {
+    /* By a positive integer constant C only. Unsigned: of values >= 0.
+     * Through f64 (mode ORDERED): floor(fl(x / C)) = floor(x / C) where
+     * |x| + C < 2^52 (a non-integer x / C is at least 1 / C below the next
+     * integer n, more than half an ulp of n < 2^52 / C). */
+    TRY_MATCH(spanOf(m, e->ops[0], &a));
+    TRY_MATCH(spanOf(m, e->ops[1], &b));
+    double c = b.lo;
+    if (b.lo != b.hi || b.frac != 0 || c < 1 || a.frac != 0)
+      return "a mask divides by something other than a positive integer constant";
+    if (e->kind == FA_EXPR_IDIV && e->mode == FA_CMP_UNSIGNED && a.lo < 0)
+      return kInexact;
+    if (e->mode == FA_CMP_ORDERED && fmax(fabs(a.lo), fabs(a.hi)) + c >= ldexp(1.0, 52))
+      return kInexact;
+    if (e->kind == FA_EXPR_FLOORDIV)
+      *s = (Span){floor(a.lo / c), floor(a.hi / c), 0};
+    else
+      *s = (Span){trunc(a.lo / c), trunc(a.hi / c), 0};
+    break;
+  }
+  case FA_EXPR_ABS:
+    TRY_MATCH(spanOf(m, e->ops[0], &a));
+    *s = a.lo >= 0 ? a : a.hi <= 0 ? (Span){-a.hi, -a.lo, a.frac}
+                                   : (Span){0, fmax(-a.lo, a.hi), a.frac};
+    break;
+  case FA_EXPR_SELECT: {
+    int v = condValue(m, e->ops[0], 0);
+    if (v >= 0)
+      return spanOf(m, e->ops[v ? 1 : 2], s);
+    TRY_MATCH(spanOf(m, e->ops[1], &a));
+    TRY_MATCH(spanOf(m, e->ops[2], &b));
+    *s = (Span){fmin(a.lo, b.lo), fmax(a.hi, b.hi), a.frac > b.frac ? a.frac : b.frac};
+    break;
+  }
   default:
     return "a mask compares values the pattern cannot bound";
   }
   return spanFits(e->type, *s) ? NULL : kInexact;
+}
+
+/* The value of boolean `e` (on index values) for every i, j as the spans
+ * of its compares decide it: 1, 0, or -1 (not decided). */
+static int condValue(const FaAttentionMatch *m, const FaExpr *e, int depth) {
+  e = faExprStripCasts(e);
+  if (!e || depth > 8)
+    return -1;
+  switch (e->kind) {
+  case FA_EXPR_CONST:
+    return mlirTypeIsAInteger(e->type) && mlirIntegerTypeGetWidth(e->type) == 1 ? e->value != 0
+                                                                                 : -1;
+  case FA_EXPR_AND:
+  case FA_EXPR_OR: {
+    int a = condValue(m, e->ops[0], depth + 1), b = condValue(m, e->ops[1], depth + 1);
+    int absorb = e->kind == FA_EXPR_AND ? 0 : 1;
+    if (a == absorb || b == absorb)
+      return absorb;
+    return a >= 0 && b >= 0 ? !absorb : -1;
+  }
+  case FA_EXPR_NOT: {
+    int a = condValue(m, e->ops[0], depth + 1);
+    return a < 0 ? -1 : !a;
+  }
+  case FA_EXPR_XOR: {
+    int a = condValue(m, e->ops[0], depth + 1), b = condValue(m, e->ops[1], depth + 1);
+    return a < 0 || b < 0 ? -1 : a != b;
+  }
+  case FA_EXPR_CMP: {
+    Span a, b;
+    if ((e->mode != FA_CMP_SIGNED && e->mode != FA_CMP_UNSIGNED) ||
+        !(mlirTypeIsAInteger(e->ops[0]->type) || mlirTypeIsAIndex(e->ops[0]->type)) ||
+        spanOf(m, e->ops[0], &a) ||
+        spanOf(m, e->ops[1], &b) || (e->mode == FA_CMP_UNSIGNED && (a.lo < 0 || b.lo < 0)))
+      return -1;
+    bool lt = a.hi < b.lo, gt = a.lo > b.hi, le = a.hi <= b.lo, ge = a.lo >= b.hi;
+    bool same = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo;
+    switch (e->pred) {
+    case FA_CMP_EQ: return same ? 1 : (lt || gt) ? 0 : -1;
+    case FA_CMP_NE: return same ? 0 : (lt || gt) ? 1 : -1;
+    case FA_CMP_LT: return lt ? 1 : ge ? 0 : -1;
+    case FA_CMP_LE: return le ? 1 : gt ? 0 : -1;
+    case FA_CMP_GT: return gt ? 1 : le ? 0 : -1;
+    default: return ge ? 1 : lt ? 0 : -1;
+    }
+  }
+  default:
+    return -1;
+  }
 }
 
 /* Both sides of a mask compare hold their values exactly. */
@@ -1210,23 +1304,122 @@ static bool isTrueConst(const FaExpr *e) {
          mlirIntegerTypeGetWidth(e->type) == 1 && e->value != 0;
 }
 
-/* Compare `c` as a term ci*i + cj*j <pred> k of the formula (read exactly:
- * compareIsExact), or why not. */
-static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
-  Linear l, r, d;
-  if (!c || c->kind != FA_EXPR_CMP || !linearOf(c->ops[0], m->scoreRank, &l) ||
-      !linearOf(c->ops[1], m->scoreRank, &r) || !linearCombine(l, r, -1, &d) || d.ck != 0)
+/* A side of a mask compare with quotients of indices:
+ * l + qi*floor((i + oi) / di) + qj*floor((j + oj) / dj). */
+typedef struct {
+  Linear l;
+  double qi, qj;
+  int64_t di, dj, oi, oj;
+} QLinear;
+
+/* a + s*b, unless they divide the same index differently. */
+static bool qlinearCombine(QLinear a, QLinear b, double s, QLinear *out) {
+  if (!linearCombine(a.l, b.l, s, &out->l))
+    return false;
+  if ((a.qi != 0 && b.qi != 0 && (a.di != b.di || a.oi != b.oi)) ||
+      (a.qj != 0 && b.qj != 0 && (a.dj != b.dj || a.oj != b.oj)))
+    return false;
+  out->qi = a.qi + s * b.qi;
+  out->di = a.qi != 0 ? a.di : b.di;
+  out->oi = a.qi != 0 ? a.oi : b.oi;
+  out->qj = a.qj + s * b.qj;
+  out->dj = a.qj != 0 ? a.dj : b.dj;
+  out->oj = a.qj != 0 ? a.oj : b.oj;
+  if (out->qi == 0)
+    out->di = 1, out->oi = 0;
+  if (out->qj == 0)
+    out->dj = 1, out->oj = 0;
+  return true;
+}
+
+/* `e` as a QLinear: sums of linear index expressions and quotients
+ * (index + c) / C by a positive constant C, floor division (floordivsi,
+ * torch-mlir's floor of an f64 quotient) or truncating (divsi, divui,
+ * tosa.intdiv: only where index + c >= 0, where both agree); a select
+ * whose condition the spans decide is its branch (TOSA's floor division
+ * from intdiv corrects the quotient of negative values only). */
+static const char *qlinearOf(const FaAttentionMatch *m, const FaExpr *e, int depth,
+                             QLinear *out) {
+  int rank = m->scoreRank;
+  QLinear a, b;
+  e = faExprStripCasts(e);
+  if (!e || depth > 16)
     return kNotIndexMask;
-  if (fabs(d.ci) > 1 << 20 || fabs(d.cj) > 1 << 20 || fabs(d.c) > ldexp(1.0, 53) ||
-      fabs(d.ci) * indexMax(m, m->scoreRank - 2) + fabs(d.cj) * indexMax(m, m->scoreRank - 1) +
-              fabs(d.c) + 2 >= ldexp(1.0, 62))
+  switch (e->kind) {
+  case FA_EXPR_ADD:
+  case FA_EXPR_SUB:
+    TRY_MATCH(qlinearOf(m, e->ops[0], depth + 1, &a));
+    TRY_MATCH(qlinearOf(m, e->ops[1], depth + 1, &b));
+    return qlinearCombine(a, b, e->kind == FA_EXPR_ADD ? 1 : -1, out) ? NULL : kNotIndexMask;
+  case FA_EXPR_SELECT: {
+    int v = condValue(m, e->ops[0], 0);
+    if (v < 0)
+      return kNotIndexMask;
+    return qlinearOf(m, e->ops[v ? 1 : 2], depth + 1, out);
+  }
+  case FA_EXPR_IDIV:
+  case FA_EXPR_FLOORDIV: {
+    Linear x;
+    const FaExpr *dv = faExprStripCasts(e->ops[1]);
+    if (!dv || dv->kind != FA_EXPR_CONST || dv->value < 1 || dv->value > (1 << 20) ||
+        dv->value != floor(dv->value))
+      return "a mask divides an index by something other than a positive integer constant";
+    if (!linearOf(e->ops[0], rank, &x) || x.ck != 0 || x.c != floor(x.c) ||
+        fabs(x.c) > ldexp(1.0, 53) ||
+        !((x.ci == 1 && x.cj == 0) || (x.ci == 0 && x.cj == 1)))
+      return kNotIndexMask;
+    if (e->kind == FA_EXPR_IDIV && x.c < 0)
+      return "a truncating (or unsigned) division of an index expression that may be "
+             "negative (it is not the floor division there)";
+    *out = (QLinear){{0, 0, 0, 0, NULL}, 0, 0, 1, 1, 0, 0};
+    if (x.ci != 0)
+      out->qi = 1, out->di = (int64_t)dv->value, out->oi = (int64_t)x.c;
+    else
+      out->qj = 1, out->dj = (int64_t)dv->value, out->oj = (int64_t)x.c;
+    return NULL;
+  }
+  default:
+    *out = (QLinear){{0, 0, 0, 0, NULL}, 0, 0, 1, 1, 0, 0};
+    return linearOf(e, rank, &out->l) ? NULL : kNotIndexMask;
+  }
+}
+
+static bool qMayBeNegative(QLinear q) {
+  return mayBeNegative(q.l) || q.qi < 0 || q.qj < 0 || (q.qi != 0 && q.oi < 0) ||
+         (q.qj != 0 && q.oj < 0);
+}
+
+/* Compare `c` as a term of the formula (read exactly: compareIsExact), or
+ * why not. |x| == 0 (!= 0) is read as x == 0 (!= 0). */
+static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
+  QLinear l, r, d;
+  if (!c || c->kind != FA_EXPR_CMP)
+    return kNotIndexMask;
+  const FaExpr *lhs = c->ops[0], *rhs = c->ops[1];
+  if (c->pred == FA_CMP_EQ || c->pred == FA_CMP_NE) {
+    const FaExpr *x = faExprStripCasts(lhs), *y = faExprStripCasts(rhs);
+    if (x && x->kind == FA_EXPR_ABS && faExprIsConst(y, 0.0))
+      lhs = x->ops[0];
+    else if (y && y->kind == FA_EXPR_ABS && faExprIsConst(x, 0.0))
+      rhs = y->ops[0];
+  }
+  TRY_MATCH(qlinearOf(m, lhs, 0, &l));
+  TRY_MATCH(qlinearOf(m, rhs, 0, &r));
+  if (!qlinearCombine(l, r, -1, &d) || d.l.ck != 0)
+    return kNotIndexMask;
+  double imax = indexMax(m, m->scoreRank - 2), jmax = indexMax(m, m->scoreRank - 1);
+  if (fabs(d.l.ci) > 1 << 20 || fabs(d.l.cj) > 1 << 20 || fabs(d.l.c) > ldexp(1.0, 53) ||
+      fabs(d.qi) > 1 << 20 || fabs(d.qj) > 1 << 20 ||
+      fabs(d.l.ci) * imax + fabs(d.l.cj) * jmax + fabs(d.l.c) +
+              fabs(d.qi) * (imax + fabs((double)d.oi) + 1) +
+              fabs(d.qj) * (jmax + fabs((double)d.oj) + 1) + 2 >= ldexp(1.0, 62))
     return "a mask offset beyond +-2^53: the source's index arithmetic may wrap";
-  if (c->mode == FA_CMP_UNSIGNED && (mayBeNegative(l) || mayBeNegative(r)))
+  if (c->mode == FA_CMP_UNSIGNED && (qMayBeNegative(l) || qMayBeNegative(r)))
     return "an unsigned compare of index expressions that may be negative "
            "(they wrap; the op's masks compare signed)";
   TRY_MATCH(compareIsExact(m, c));
-  /* ci*i + cj*j <pred> -c over integers (c may be fractional). */
-  double k = -d.c;
+  /* ci*i + cj*j + quotients <pred> -c over integers (c may be fractional). */
+  double k = -d.l.c;
   int64_t kk;
   switch (c->pred) {
   case FA_CMP_GT: kk = (int64_t)floor(k); break; /* e > k  <=> e > floor k */
@@ -1241,9 +1434,15 @@ static const char *maskTerm(FaAttentionMatch *m, const FaExpr *c, int *node) {
   if (m->numMaskTerms >= FA_MASK_MAX_TERMS)
     return "a mask combines more than six compares";
   int t = m->numMaskTerms++;
-  m->maskTerms[t].ci = (int64_t)d.ci;
-  m->maskTerms[t].cj = (int64_t)d.cj;
+  m->maskTerms[t].ci = (int64_t)d.l.ci;
+  m->maskTerms[t].cj = (int64_t)d.l.cj;
   m->maskTerms[t].k = kk;
+  m->maskTerms[t].qi = (int64_t)d.qi;
+  m->maskTerms[t].qj = (int64_t)d.qj;
+  m->maskTerms[t].di = d.di;
+  m->maskTerms[t].dj = d.dj;
+  m->maskTerms[t].oi = d.oi;
+  m->maskTerms[t].oj = d.oj;
   m->maskTerms[t].pred = c->pred;
   *node = maskNode(m, FA_MASK_TERM, t, -1);
   return *node < 0 ? "a mask combines more than six compares" : NULL;
@@ -1288,6 +1487,11 @@ static const char *maskFormula(FaAttentionMatch *m, const FaExpr *e, int depth, 
   return *node < 0 ? "a mask combines more than six compares" : NULL;
 }
 
+/* floor(x / d) for d > 0. */
+static int64_t floorDiv(int64_t x, int64_t d) {
+  return x / d - (x % d != 0 && x < 0);
+}
+
 static bool maskEval(const FaAttentionMatch *m, int n, int64_t i, int64_t j) {
   switch (m->maskNodes[n].kind) {
   case FA_MASK_TRUE: return true;
@@ -1299,6 +1503,10 @@ static bool maskEval(const FaAttentionMatch *m, int n, int64_t i, int64_t j) {
   default: {
     int t = m->maskNodes[n].a;
     int64_t e = m->maskTerms[t].ci * i + m->maskTerms[t].cj * j, k = m->maskTerms[t].k;
+    if (m->maskTerms[t].qi)
+      e += m->maskTerms[t].qi * floorDiv(i + m->maskTerms[t].oi, m->maskTerms[t].di);
+    if (m->maskTerms[t].qj)
+      e += m->maskTerms[t].qj * floorDiv(j + m->maskTerms[t].oj, m->maskTerms[t].dj);
     switch ((FaCmp)m->maskTerms[t].pred) {
     case FA_CMP_EQ: return e == k;
     case FA_CMP_NE: return e != k;
@@ -1338,6 +1546,8 @@ static int maskKeepsEveryRow(const FaAttentionMatch *m) {
 /* Whether term t reads exactly "j <= i + off". */
 static bool termIsCausal(const FaAttentionMatch *m, int t, int64_t off) {
   int64_t ci = m->maskTerms[t].ci, cj = m->maskTerms[t].cj, k = m->maskTerms[t].k;
+  if (m->maskTerms[t].qi || m->maskTerms[t].qj)
+    return false;
   switch ((FaCmp)m->maskTerms[t].pred) {
   case FA_CMP_LE: return ci == -1 && cj == 1 && k == off;
   case FA_CMP_LT: return ci == -1 && cj == 1 && k == off + 1;
@@ -1424,6 +1634,18 @@ static const char *setMaskFunctionIn(FaAttentionMatch *m, const FaExpr *cond,
   return NULL;
 }
 
+/* Whether `e` divides integers (IDIV, FLOORDIV). */
+static bool containsDivision(const FaExpr *e, int depth) {
+  if (!e || depth > 16)
+    return false;
+  if (e->kind == FA_EXPR_IDIV || e->kind == FA_EXPR_FLOORDIV)
+    return true;
+  for (int i = 0; i < 3; ++i)
+    if (containsDivision(e->ops[i], depth + 1))
+      return true;
+  return false;
+}
+
 /* As setMaskFunctionIn; `m` changes only where it succeeds. */
 static const char *setMaskFunction(FaAttentionMatch *m, const FaExpr *cond,
                                    bool maskedWhenTrue, MaskFill fill) {
@@ -1481,6 +1703,10 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
       return setCausal(m, offset, fill);
     return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
+  /* A lone compare of index quotients (block-diagonal chunks): a mask
+   * function. */
+  if (cond && cond->kind == FA_EXPR_CMP && containsDivision(cond, 0))
+    return setMaskFunction(m, cond, maskedWhenTrue, fill);
   return causalFromCompare(m, withDecodeRow(m, cond), maskedWhenTrue, fill);
 }
 

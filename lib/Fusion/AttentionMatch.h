@@ -52,11 +52,14 @@ typedef struct FaAttentionMatch {
   bool softcapInnerMul;
   double softcapInner, softcapOuter;
   /* A mask function: key j visible for query i iff the formula maskNodes
-   * (root: the last) holds; its terms are maskCi*i + maskCj*j <pred> maskK,
-   * exact in index arithmetic. numMaskTerms = 0: none. */
+   * (root: the last) holds; its terms are
+   *   ci*i + cj*j + qi*floor((i + oi) / di) + qj*floor((j + oj) / dj) <pred> k
+   * (di, dj > 0; qi = 0 or qj = 0: no such quotient), exact in index
+   * arithmetic. numMaskTerms = 0: none. */
   int numMaskTerms, numMaskNodes;
   struct {
     int64_t ci, cj, k;
+    int64_t qi, qj, di, dj, oi, oj;
     int pred; /* FaCmp */
   } maskTerms[FA_MASK_MAX_TERMS];
   struct {

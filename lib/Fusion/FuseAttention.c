@@ -358,8 +358,32 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
     faTextAppend(&t, "  %%xi%d = arith.muli %%ci%d, %%i : index\n", k, k);
     faTextAppend(&t, "  %%xj%d = arith.muli %%cj%d, %%j : index\n", k, k);
     faTextAppend(&t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
-    faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%e%d, %%k%d : index\n", k,
-                 kPred[m->maskTerms[k].pred], k, k);
+    /* Quotients floor((x + o) / d): divui where x + o >= 0 (indices are). */
+    char e[16];
+    snprintf(e, sizeof e, "e%d", k);
+    for (int side = 0; side < 2; ++side) {
+      int64_t q = side ? m->maskTerms[k].qj : m->maskTerms[k].qi;
+      int64_t d = side ? m->maskTerms[k].dj : m->maskTerms[k].di;
+      int64_t o = side ? m->maskTerms[k].oj : m->maskTerms[k].oi;
+      const char *x = side ? "j" : "i";
+      if (!q)
+        continue;
+      faTextAppend(&t, "  %%d%s%d = arith.constant %lld : index\n", x, k, (long long)d);
+      faTextAppend(&t, "  %%q%s%d = arith.constant %lld : index\n", x, k, (long long)q);
+      if (o) {
+        faTextAppend(&t, "  %%o%s%d = arith.constant %lld : index\n", x, k, (long long)o);
+        faTextAppend(&t, "  %%p%s%d = arith.addi %%%s, %%o%s%d : index\n", x, k, x, x, k);
+      }
+      char p[16];
+      snprintf(p, sizeof p, o ? "p%s%d" : "%s", x, k);
+      faTextAppend(&t, "  %%f%s%d = arith.%s %%%s, %%d%s%d : index\n", x, k,
+                   o >= 0 ? "divui" : "floordivsi", p, x, k);
+      faTextAppend(&t, "  %%g%s%d = arith.muli %%q%s%d, %%f%s%d : index\n", x, k, x, k, x, k);
+      faTextAppend(&t, "  %%e%d%s = arith.addi %%%s, %%g%s%d : index\n", k, x, e, x, k);
+      snprintf(e, sizeof e, "e%d%s", k, x);
+    }
+    faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%%s, %%k%d : index\n", k,
+                 kPred[m->maskTerms[k].pred], e, k);
   }
   /* The formula's nodes in order (children come first); a term's node is
    * its compare; `true and x` is x. */

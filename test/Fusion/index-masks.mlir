@@ -7,7 +7,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-10: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-14: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Sliding window and causal, as Mistral / Gemma-2 write it: visible iff
 // i - j < 3 and j <= i; select(visible, s, -inf). The causal compare is
@@ -485,4 +485,208 @@ func.func @lse_empty_rows(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x12x16xf32>, %
   %o = tosa.matmul %pr, %vr, %zp, %zp : (tensor<2x8x12xf32>, tensor<2x12x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
   %o4r = tosa.reshape %o, %o4 : (tensor<2x8x16xf32>, !tosa.shape<4>) -> tensor<1x2x8x16xf32>
   return %o4r, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+}
+
+// -----
+
+// Llama-4's chunked local attention (chunk 3): visible iff i // 3 == j // 3
+// and j <= i, floordivsi on i64 indices. The causal compare is
+// causal_offset = 0; the function divides the (nonnegative) index values
+// with divui.
+// CHECK-LABEL: func.func @chunked_causal
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {causal_offset = 0 : i64, mask = @[[FN:fa_mask_[0-9]+]], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: func.func private @[[FN]](%arg0: index, %arg1: index, %arg2: index, %arg3: index) -> i1
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: arith.divui %arg2, %[[C3]] : index
+// CHECK-DAG: arith.divui %arg3, %{{.*}} : index
+// CHECK: arith.cmpi eq
+// CHECK-NOT: arith.cmpi
+// CHECK: return
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @chunked_causal(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %c4 = arith.constant 3 : i64
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %qi = arith.floordivsi %i64, %c4 : i64
+    %qj = arith.floordivsi %j64, %c4 : i64
+    %same = arith.cmpi eq, %qi, %qj : i64
+    %c = arith.cmpi sle, %j64, %i64 : i64
+    %vis = arith.andi %same, %c : i1
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.select %vis, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Chunks of 4 shifted by 2, (i - 2) // 4 == (j - 2) // 4 with floor
+// division on index values (negative for i, j < 2): the function computes
+// floordivsi of the shifted indices.
+// CHECK-LABEL: func.func @chunks_shifted_floor
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2) {mask = @[[FN:fa_mask_[0-9]+]],
+// CHECK: func.func private @[[FN]](
+// CHECK: arith.floordivsi
+// CHECK: arith.floordivsi
+// CHECK: arith.cmpi eq
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @chunks_shifted_floor(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %c4 = arith.constant 4 : index
+    %c2 = arith.constant 2 : index
+    %ia = arith.subi %i, %c2 : index
+    %ja = arith.subi %j, %c2 : index
+    %qi = arith.floordivsi %ia, %c4 : index
+    %qj = arith.floordivsi %ja, %c4 : index
+    %vis = arith.cmpi eq, %qi, %qj : index
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.select %vis, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Near miss: the same with divsi, which truncates (i - 2) toward zero:
+// i = 0..5 share the quotient 0, unlike floor division. Refused.
+// CHECK-LABEL: func.func @chunks_shifted_trunc
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a truncating (or unsigned) division of an index expression that may be negative
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @chunks_shifted_trunc(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %c4 = arith.constant 4 : index
+    %c2 = arith.constant 2 : index
+    %ia = arith.subi %i, %c2 : index
+    %ja = arith.subi %j, %c2 : index
+    %qi = arith.divsi %ia, %c4 : index
+    %qj = arith.divsi %ja, %c4 : index
+    %vis = arith.cmpi eq, %qi, %qj : index
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.select %vis, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Near miss: the chunk size is an operand (plus 1), not a constant. Refused.
+// CHECK-LABEL: func.func @chunked_runtime_size
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a mask divides an index by something other than a positive integer constant
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @chunked_runtime_size(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %size: tensor<i64>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1, d2, d3) -> ()>, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %size : tensor<2x2x8x8xf32>, tensor<i64>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %cs: i64, %o: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %one = arith.constant 1 : i64
+    %cs1 = arith.addi %cs, %one : i64
+    %qi = arith.divsi %i64, %cs1 : i64
+    %qj = arith.divsi %j64, %cs1 : i64
+    %same = arith.cmpi eq, %qi, %qj : i64
+    %c = arith.cmpi sle, %j64, %i64 : i64
+    %vis = arith.andi %same, %c : i1
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.select %vis, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
 }
