@@ -1660,6 +1660,17 @@ static const char *setMaskFunction(FaAttentionMatch *m, const FaExpr *cond,
   return why;
 }
 
+/* The mask function of `cond`; where it is none but `cond` divides
+ * integers and is an i1 tensor of the source's, that tensor as a boolean
+ * mask (as it was read before divisions were: their ops ended the tree). */
+static const char *maskFunctionOrTensor(FaAttentionMatch *m, const FaExpr *cond,
+                                        bool maskedWhenTrue, MaskFill fill) {
+  const char *why = setMaskFunction(m, cond, maskedWhenTrue, fill);
+  if (!why || !cond->tensor.ptr || !containsDivision(cond, 0))
+    return why;
+  return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -1672,7 +1683,7 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
     else if (faExprIsConst(faExprStripCasts(cond->ops[0]), 1.0))
       cond = faExprStripCasts(cond->ops[1]);
     else
-      return setMaskFunction(m, cond, maskedWhenTrue, fill);
+      return maskFunctionOrTensor(m, cond, maskedWhenTrue, fill);
   }
   /* or / not of index compares: a mask function; otherwise an i1 tensor of
    * the source's (as such conditions were read before they were
@@ -1706,7 +1717,7 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
   /* A lone compare of index quotients (block-diagonal chunks): a mask
    * function. */
   if (cond && cond->kind == FA_EXPR_CMP && containsDivision(cond, 0))
-    return setMaskFunction(m, cond, maskedWhenTrue, fill);
+    return maskFunctionOrTensor(m, cond, maskedWhenTrue, fill);
   return causalFromCompare(m, withDecodeRow(m, cond), maskedWhenTrue, fill);
 }
 

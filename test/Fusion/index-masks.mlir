@@ -7,7 +7,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-14: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-15: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Sliding window and causal, as Mistral / Gemma-2 write it: visible iff
 // i - j < 3 and j <= i; select(visible, s, -inf). The causal compare is
@@ -677,6 +677,61 @@ func.func @chunked_runtime_size(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf3
     %vis = arith.andi %same, %c : i1
     %y = arith.mulf %e, %sc : f32
     %r = arith.select %vis, %y, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// The same computed as an i1 tensor of its own (a generic before the
+// scores'): no mask function, but the tensor stays the boolean mask bias it
+// was read as before divisions were understood.
+// CHECK-LABEL: func.func @chunked_runtime_size_tensor
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @chunked_runtime_size_tensor(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %size: tensor<i64>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %mk0 = tensor.empty() : tensor<8x8xi1>
+  %mk = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%size : tensor<i64>) outs(%mk0 : tensor<8x8xi1>) {
+  ^bb0(%cs: i64, %o: i1):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %one = arith.constant 1 : i64
+    %cs1 = arith.addi %cs, %one : i64
+    %qi = arith.divsi %i64, %cs1 : i64
+    %qj = arith.divsi %j64, %cs1 : i64
+    %same = arith.cmpi eq, %qi, %qj : i64
+    %c = arith.cmpi sle, %j64, %i64 : i64
+    %vis = arith.andi %same, %c : i1
+    linalg.yield %vis : i1
+  } -> tensor<8x8xi1>
+  %x = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mk : tensor<2x2x8x8xf32>, tensor<8x8xi1>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %keep: i1, %o: f32):
+    %sc = arith.constant 0.25 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.select %keep, %y, %ninf : f32
     linalg.yield %r : f32
   } -> tensor<2x2x8x8xf32>
   %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
