@@ -286,19 +286,25 @@ static void ruleRem(Range *r, MlirValue res, const IntNames *x, const IntNames *
   defineInt(r, res, lo, hi, k);
 }
 
+/* k = both intervals known (and, for an unsigned reading, both >= 0). */
+static void bothKnown(Range *r, char k[32], const IntNames *x, const IntNames *y,
+                      bool isUnsigned) {
+  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
+  if (!isUnsigned)
+    return;
+  char a[32], b[32];
+  tname(a, nonNegative(r, x));
+  tname(b, nonNegative(r, y));
+  tname(k, emit2(r, "arith.andi", k, a, "i1"));
+  tname(k, emit2(r, "arith.andi", k, b, "i1"));
+}
+
 static void ruleMinMax(Range *r, MlirValue res, const char *i64op, const IntNames *x,
                        const IntNames *y, bool isUnsigned) {
   char lo[32], hi[32], k[32];
   tname(lo, emit2(r, i64op, x->lo, y->lo, "i64"));
   tname(hi, emit2(r, i64op, x->hi, y->hi, "i64"));
-  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
-  if (isUnsigned) {
-    char a[32], b[32];
-    tname(a, nonNegative(r, x));
-    tname(b, nonNegative(r, y));
-    tname(k, emit2(r, "arith.andi", k, a, "i1"));
-    tname(k, emit2(r, "arith.andi", k, b, "i1"));
-  }
+  bothKnown(r, k, x, y, isUnsigned);
   defineInt(r, res, lo, hi, k);
 }
 
@@ -358,14 +364,7 @@ static void ruleCmp(Range *r, MlirValue res, int64_t pred, const IntNames *x, co
     }
   }
   char k[32], fm[32], fs[32];
-  tname(k, emit2(r, "arith.andi", x->k, y->k, "i1"));
-  if (isUnsigned) {
-    char a[32], b[32];
-    tname(a, nonNegative(r, x));
-    tname(b, nonNegative(r, y));
-    tname(k, emit2(r, "arith.andi", k, a, "i1"));
-    tname(k, emit2(r, "arith.andi", k, b, "i1"));
-  }
+  bothKnown(r, k, x, y, isUnsigned);
   /* Unknown: may = true, must = false. */
   char nk[32];
   tname(nk, emit2(r, "arith.xori", k, "%true", "i1"));
