@@ -92,6 +92,10 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
 /* The captures' kernel types: the memref of a captured tensor (any shape,
  * unit inner stride on tensor cores), a scalar's own type, in `t`. */
 void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_t i);
+/* The captures as the kernels' text lists them, each after ", ": their
+ * values (%cap0, ...), their kernel types (!C0, ...) or both (%cap0: !C0). */
+typedef enum { FA_CAPTURES_VALUES, FA_CAPTURES_TYPES, FA_CAPTURES_PARAMS } FaCapturesText;
+void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form);
 /* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ...") and
  * CAP_TYPES (", !C0, ...") for k's templates. */
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k);

@@ -159,8 +159,7 @@ void faAttentionAppendArgs(FaText *t, const Kernel *k) {
     faTextAppend(t, ", %%kvl: !KVL");
   if (k->sinksElt.ptr)
     faTextAppend(t, ", %%sinks: !SINKS");
-  for (intptr_t i = 0; i < k->numCaptures; ++i)
-    faTextAppend(t, ", %%cap%ld: !C%ld", (long)i, (long)i);
+  faAttentionAppendCaptures(t, k, FA_CAPTURES_PARAMS);
   faTextAppend(t, ", %%o: !O%s", k->hasLse ? ", %lse: !LSE" : "");
 }
 

@@ -250,6 +250,18 @@ const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKe
   return NULL;
 }
 
+void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
+  for (intptr_t i = 0; i < k->numCaptures; ++i) {
+    long n = (long)i;
+    if (form == FA_CAPTURES_VALUES)
+      faTextAppend(t, ", %%cap%ld", n);
+    else if (form == FA_CAPTURES_TYPES)
+      faTextAppend(t, ", !C%ld", n);
+    else
+      faTextAppend(t, ", %%cap%ld: !C%ld", n, n);
+  }
+}
+
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
   const char *name = k->name;
   faTemplateVarsSetFlag(vars, "MASK", !mlirOperationIsNull(k->maskFn));
@@ -265,10 +277,8 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
   FaText caps, types;
   faTextInit(&caps);
   faTextInit(&types);
-  for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    faTextAppend(&caps, ", %%cap%ld", (long)i);
-    faTextAppend(&types, ", !C%ld", (long)i);
-  }
+  faAttentionAppendCaptures(&caps, k, FA_CAPTURES_VALUES);
+  faAttentionAppendCaptures(&types, k, FA_CAPTURES_TYPES);
   faTemplateVarsSet(vars, "CAPS", "%s", caps.data);
   faTemplateVarsSet(vars, "CAP_TYPES", "%s", types.data);
   faTextDestroy(&caps);

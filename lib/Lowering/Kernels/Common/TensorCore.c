@@ -84,8 +84,8 @@ static void setCallArgs(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faTextAppend(&opt, ", %%kvl"), faTextAppend(&optTypes, ", !KVL");
   if (k->sinksElt.ptr)
     faTextAppend(&opt, ", %%sinks"), faTextAppend(&optTypes, ", !SINKS");
-  for (intptr_t i = 0; i < k->numCaptures; ++i)
-    faTextAppend(&opt, ", %%cap%ld", (long)i), faTextAppend(&optTypes, ", !C%ld", (long)i);
+  faAttentionAppendCaptures(&opt, k, FA_CAPTURES_VALUES);
+  faAttentionAppendCaptures(&optTypes, k, FA_CAPTURES_TYPES);
   faTemplateVarsSet(vars, "CALL_ARGS", "%%q, %%k, %%v%s, %%o%s", opt.data,
                     k->hasLse ? ", %lse" : "");
   faTemplateVarsSet(vars, "PACKED_ARGS", "%%qp, %%k, %%v%s, %%op%s", opt.data,

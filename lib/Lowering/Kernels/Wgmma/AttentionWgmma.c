@@ -228,10 +228,10 @@ static void setSoftmaxExtra(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faTextAppend(&types, ", index, index");
     faTextAppend(&params, ", %%b: index, %%h: index");
   }
-  for (intptr_t i = 0; funcs && i < k->numCaptures; ++i) {
-    faTextAppend(&args, ", %%cap%ld", (long)i);
-    faTextAppend(&types, ", !C%ld", (long)i);
-    faTextAppend(&params, ", %%cap%ld: !C%ld", (long)i, (long)i);
+  if (funcs) {
+    faAttentionAppendCaptures(&args, k, FA_CAPTURES_VALUES);
+    faAttentionAppendCaptures(&types, k, FA_CAPTURES_TYPES);
+    faAttentionAppendCaptures(&params, k, FA_CAPTURES_PARAMS);
   }
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_ARGS", "%s", args.data);
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_TYPES", "%s", types.data);
