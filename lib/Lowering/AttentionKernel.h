@@ -82,9 +82,8 @@ void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, lo
 /* The op's functions for the kernels (ScoreFunctions.c): appends
  * @NAME_mask and @NAME_mod, copies of its mask and score_mod functions on
  * the kernel's buffers (a captured tensor is a memref argument, read at
- * indices clamped into its bounds), marked to be inlined; returns why they
- * could not be made, or NULL. */
-const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k);
+ * indices clamped into its bounds), marked to be inlined. */
+void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k);
 /* The mask's interval extension @NAME_mask_range (MaskRange.c), for the
  * kernels' key-tile ranges and the tiles they need not mask; NULL or why it
  * could not be made. Nothing without a mask. */

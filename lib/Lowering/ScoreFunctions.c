@@ -242,12 +242,11 @@ static void appendClone(MlirOperation module, const FaAttentionKernel *k, MlirOp
                                 clone);
 }
 
-const char *faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k) {
+void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k) {
   if (!mlirOperationIsNull(k->maskFn))
     appendClone(module, k, k->maskFn, k->name, "mask", 4);
   if (!mlirOperationIsNull(k->modFn))
     appendClone(module, k, k->modFn, k->name, "mod", 5);
-  return NULL;
 }
 
 void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
