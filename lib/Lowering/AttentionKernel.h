@@ -42,6 +42,12 @@ typedef struct {
   MlirType sinksElt;
   intptr_t numCaptures;
   MlirValue captures[FA_ATTENTION_MAX_CAPTURES];
+  /* Tile summaries of the captures the mask reads (MaskSummary.c): capture
+   * c has summary summaryOf[c] (-1: none), numSummaries in all. */
+  int numSummaries;
+  int summaryOf[FA_ATTENTION_MAX_CAPTURES];
+  /* Whether the kernels run on a GPU (the summaries are made there). */
+  bool onGpu;
   /* The kernel's name: its functions are @<name>_mask and @<name>_mod. */
   char name[128];
 } FaAttentionKernel;
@@ -95,9 +101,25 @@ void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_
  * values (%cap0, ...), their kernel types (!C0, ...) or both (%cap0: !C0). */
 typedef enum { FA_CAPTURES_VALUES, FA_CAPTURES_TYPES, FA_CAPTURES_PARAMS } FaCapturesText;
 void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form);
-/* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ...") and
- * CAP_TYPES (", !C0, ...") for k's templates. */
+/* The same followed by the summaries (%sum0: memref<?xi64>, ...): what the
+ * mask's interval function takes. */
+void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form);
+/* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ..."),
+ * CAP_TYPES (", !C0, ..."), RANGE_CAPS and RANGE_CAP_TYPES (with the
+ * summaries) and the summaries' SUMMARY_DECLS, SUMMARY_BEGIN and SUMMARY_END
+ * for k's templates. */
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k);
+
+/* Data masks (MaskSummary.c): chooses the captures to summarize (those of
+ * integer elements the mask reads), in k->summaryOf. */
+void faAttentionPlanSummaries(FaAttentionKernel *k);
+/* Appends the functions that make k's summaries; NULL or why they could
+ * not be made. */
+const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKernel *k);
+/* Sets SUMMARY_DECLS (their declarations, at module level), SUMMARY_BEGIN
+ * (allocate and fill them, in a kernel's host function before its launch)
+ * and SUMMARY_END (free them, before its return). */
+void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k);
 
 /* Tiling hint `hint` of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);

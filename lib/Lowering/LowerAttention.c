@@ -86,6 +86,8 @@ static const char *kernelRead(MlirOperation op, Kernel *k, FaTarget target) {
   k->numCaptures = faGridwiseAttentionGetNumCaptures(op);
   for (intptr_t i = 0; i < k->numCaptures; ++i)
     k->captures[i] = faGridwiseAttentionGetCapture(op, i);
+  faAttentionPlanSummaries(k);
+  k->onGpu = faTargetIsGpu(target);
   k->d = faAttentionSize(k, FA_ATTENTION_Q, FA_DIM_HEAD);
   k->dv = faAttentionSize(k, FA_ATTENTION_V, FA_DIM_HEAD);
   if (k->d < 0 || k->dv < 0)
@@ -448,6 +450,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   appendWrapper(&t, &k, name);
   faAttentionAppendFunctions(module, &k);
   const char *rangeWhy = faAttentionAppendMaskRange(module, &k);
+  if (!rangeWhy)
+    rangeWhy = faAttentionAppendSummaries(module, &k);
   if (rangeWhy) {
     faTextDestroy(&t);
     return emitError(op, "internal error: ", rangeWhy);

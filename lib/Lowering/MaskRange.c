@@ -9,9 +9,12 @@
  * evaluated on intervals: each integer value becomes [lo, hi] in i64 and a
  * flag `known`, each i1 value (may, must). The rules are sound (the set of
  * values a source op can give lies in its interval) and monotone in the
- * input intervals; anything they cannot bound (a read of a captured tensor,
- * a float, a product of large values, a value outside its type's range,
- * where the source would wrap) is unknown: may = true, must = false.
+ * input intervals; anything they cannot bound (a float, a product of large
+ * values, a value outside its type's range, where the source would wrap) is
+ * unknown: may = true, must = false. A read of a captured tensor of
+ * integers lies within the minimum and maximum its tile summary gives for
+ * the read's index intervals (MaskSummary.c: the summaries are arguments
+ * %sumS after the captures); of any other capture, unknown.
  * Kernels use it to visit only key tiles that may be visible (a binary
  * search: the mask's "may" over keys [0, x] grows with x) and to skip the
  * mask on tiles it must keep whole (Kernels/Common/attention_key_range.mlir).
@@ -39,6 +42,7 @@ enum { MAX_SLOTS = 512 };
 
 typedef struct {
   FaText *t;
+  const FaAttentionKernel *k;
   Slot slots[MAX_SLOTS];
   int numSlots, tmp;
   bool failed; /* too many values */
@@ -431,6 +435,161 @@ static void ruleSelect(Range *r, MlirValue res, const BoolNames *c, const Slot *
   defineInt(r, res, tname(lo, l2), tname(hi, h2), tname(k, k2));
 }
 
+/* --- reads of captured tensors: their tile summaries -------------------------- */
+
+/* The summary of the capture `v` reads (-1: none) and the capture's number. */
+static int summaryOfRead(const Range *r, MlirValue v, intptr_t *capture) {
+  if (!mlirValueIsABlockArgument(v) || mlirBlockArgumentGetArgNumber(v) < 4)
+    return -1;
+  *capture = mlirBlockArgumentGetArgNumber(v) - 4;
+  return *capture < r->k->numCaptures ? r->k->summaryOf[*capture] : -1;
+}
+
+/* A new i64 constant, in %tN. */
+static int constant64(Range *r, long long v) {
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = arith.constant %lld : i64\n", n, v);
+  return n;
+}
+
+/* Index d's interval clamped into [0, dim - 1] (as the kernels clamp reads):
+ * `lo`, `hi`; the dim (i64) in `dim`; `k` and-ed with "known, and the dim is
+ * not empty". */
+static void clampedIndex(Range *r, intptr_t capture, int d, const IntNames *x, char lo[32],
+                         char hi[32], char dim[32], char k[32]) {
+  int c = fresh(r), n = fresh(r), n64 = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.constant %d : index\n  %%t%d = memref.dim %%cap%ld, %%t%d : ",
+               c, d, n, (long)capture, c);
+  faAttentionAppendCaptureType(r->t, r->k, capture);
+  faTextAppend(r->t, "\n  %%t%d = arith.index_cast %%t%d : index to i64\n", n64, n);
+  char last[32], a[32];
+  tname(dim, n64);
+  tname(last, emit2(r, "arith.subi", dim, "%one", "i64"));
+  tname(a, emit2(r, "arith.maxsi", x->lo, "%z", "i64"));
+  tname(lo, emit2(r, "arith.minsi", a, last, "i64"));
+  tname(a, emit2(r, "arith.maxsi", x->hi, "%z", "i64"));
+  tname(hi, emit2(r, "arith.minsi", a, last, "i64"));
+  tname(a, emit2(r, "arith.cmpi sgt,", dim, "%z", "i64"));
+  tname(k, emit2(r, "arith.andi", k, a, "i1"));
+  tname(k, emit2(r, "arith.andi", k, x->k, "i1"));
+}
+
+/* floor(log2(x)) of an i64 x >= 1, in %tN. */
+static int log2Floor(Range *r, const char *x) {
+  char lz[32], c63[32];
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = math.ctlz %s : i64\n", n, x);
+  tname(lz, n);
+  tname(c63, constant64(r, 63));
+  return emit2(r, "arith.subi", c63, lz, "i64");
+}
+
+/* The sparse table's entries for tiles [t0, t1] of row `row` of a capture
+ * whose last dim is L (MaskSummary.c): the element indices of the minima
+ * of the two runs of 2^l tiles that cover them, in %tA and %tB. */
+static void tableEntries(Range *r, const char *row, const char *L, const char *t0,
+                         const char *t1, int *ea, int *eb) {
+  char c63[32], c64[32], nt[32], lv[32], cnt[32], lq[32], p[32], base[32], a[32], b[32];
+  tname(c63, constant64(r, 63));
+  tname(c64, constant64(r, 64));
+  tname(nt, emit2(r, "arith.addi", L, c63, "i64"));
+  tname(nt, emit2(r, "arith.divsi", nt, c64, "i64"));
+  tname(nt, emit2(r, "arith.maxsi", nt, "%one", "i64"));
+  tname(lv, log2Floor(r, nt));
+  tname(lv, emit2(r, "arith.addi", lv, "%one", "i64")); /* the levels: NT's bit length */
+  tname(cnt, emit2(r, "arith.subi", t1, t0, "i64"));
+  tname(cnt, emit2(r, "arith.addi", cnt, "%one", "i64"));
+  tname(cnt, emit2(r, "arith.maxsi", cnt, "%one", "i64"));
+  tname(lq, log2Floor(r, cnt));
+  tname(p, emit2(r, "arith.shli", "%one", lq, "i64"));
+  tname(base, emit2(r, "arith.muli", row, lv, "i64"));
+  tname(base, emit2(r, "arith.addi", base, lq, "i64"));
+  tname(base, emit2(r, "arith.muli", base, nt, "i64"));
+  tname(a, emit2(r, "arith.addi", base, t0, "i64"));
+  tname(b, emit2(r, "arith.addi", base, t1, "i64"));
+  tname(b, emit2(r, "arith.subi", b, p, "i64"));
+  tname(b, emit2(r, "arith.addi", b, "%one", "i64"));
+  *ea = emit2(r, "arith.addi", a, a, "i64");
+  *eb = emit2(r, "arith.addi", b, b, "i64");
+}
+
+/* [min, max] of summary `s` at entries ea, eb (only where `k`; else [0, 0]):
+ * %tN#0, %tN#1. */
+static int tableRead(Range *r, int s, const char *k, int ea, int eb) {
+  int m = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d:2 = scf.if %s -> (i64, i64) {\n"
+               "    %%t%d_a = arith.index_cast %%t%d : i64 to index\n"
+               "    %%t%d_b = arith.index_cast %%t%d : i64 to index\n"
+               "    %%t%d_1 = arith.constant 1 : index\n"
+               "    %%t%d_a1 = arith.addi %%t%d_a, %%t%d_1 : index\n"
+               "    %%t%d_b1 = arith.addi %%t%d_b, %%t%d_1 : index\n"
+               "    %%t%d_amin = memref.load %%sum%d[%%t%d_a] : memref<?xi64>\n"
+               "    %%t%d_amax = memref.load %%sum%d[%%t%d_a1] : memref<?xi64>\n"
+               "    %%t%d_bmin = memref.load %%sum%d[%%t%d_b] : memref<?xi64>\n"
+               "    %%t%d_bmax = memref.load %%sum%d[%%t%d_b1] : memref<?xi64>\n"
+               "    %%t%d_mn = arith.minsi %%t%d_amin, %%t%d_bmin : i64\n"
+               "    %%t%d_mx = arith.maxsi %%t%d_amax, %%t%d_bmax : i64\n"
+               "    scf.yield %%t%d_mn, %%t%d_mx : i64, i64\n"
+               "  } else {\n    scf.yield %%z, %%z : i64, i64\n  }\n",
+               m, k, m, ea, m, eb, m, m, m, m, m, m, m, m, s, m, m, s, m, m, s, m, m, s, m, m, m,
+               m, m, m, m, m, m);
+  return m;
+}
+
+/* tensor.extract %cap[x0, .., xn] of a summarized capture: where every index
+ * is known and the leading ones are one point after clamping, [min, max] of
+ * the two runs of the summary that cover the last index's interval (an i1:
+ * may = max, must = min); else unknown. */
+static void ruleExtract(Range *r, MlirOperation op, MlirValue res) {
+  intptr_t capture = 0;
+  int s = summaryOfRead(r, mlirOperationGetOperand(op, 0), &capture);
+  intptr_t rank = mlirOperationGetNumOperands(op) - 1;
+  MlirType et = mlirValueGetType(res);
+  bool ok = s >= 0 && rank >= 1 && (isInt(et) || isBool(et)) && !mlirTypeIsAIndex(et);
+  for (intptr_t d = 0; ok && d < rank; ++d) {
+    const Slot *x = lookup(r, mlirOperationGetOperand(op, d + 1));
+    ok = x && x->kind == V_INT;
+  }
+  if (!ok) {
+    defineUnknown(r, res);
+    return;
+  }
+  char k[32] = "%true", row[32] = "%z", lo[32], hi[32], dim[32], a[32];
+  for (intptr_t d = 0; d < rank; ++d) {
+    IntNames x = intNames(lookup(r, mlirOperationGetOperand(op, d + 1)));
+    clampedIndex(r, capture, (int)d, &x, lo, hi, dim, k);
+    if (d + 1 == rank)
+      break;
+    tname(a, emit2(r, "arith.cmpi eq,", lo, hi, "i64"));
+    tname(k, emit2(r, "arith.andi", k, a, "i1"));
+    tname(row, emit2(r, "arith.muli", row, dim, "i64"));
+    tname(row, emit2(r, "arith.addi", row, lo, "i64"));
+  }
+  char c64[32], t0[32], t1[32];
+  tname(c64, constant64(r, 64));
+  tname(t0, emit2(r, "arith.divsi", lo, c64, "i64"));
+  tname(t1, emit2(r, "arith.divsi", hi, c64, "i64"));
+  int ea, eb;
+  tableEntries(r, row, dim, t0, t1, &ea, &eb);
+  int m = tableRead(r, s, k, ea, eb);
+  char mn[32], mx[32];
+  snprintf(mn, sizeof mn, "%%t%d#0", m);
+  snprintf(mx, sizeof mx, "%%t%d#1", m);
+  if (!isBool(et)) {
+    defineInt(r, res, mn, mx, k);
+    return;
+  }
+  char may[32], must[32], nk[32];
+  tname(may, emit2(r, "arith.cmpi ne,", mx, "%z", "i64"));
+  tname(nk, emit2(r, "arith.xori", k, "%true", "i1"));
+  tname(may, emit2(r, "arith.ori", may, nk, "i1"));
+  tname(must, emit2(r, "arith.cmpi ne,", mn, "%z", "i64"));
+  tname(must, emit2(r, "arith.andi", must, k, "i1"));
+  defineBool(r, res, may, must);
+}
+
 static bool nameIs(MlirOperation op, const char *name) { return faOpIsA(op, name); }
 
 static bool nameIn(MlirOperation op, const char *const *names) {
@@ -452,6 +611,10 @@ static void transformOp(Range *r, MlirOperation op) {
   MlirValue res = mlirOperationGetResult(op, 0);
   if (nameIs(op, "arith.constant")) {
     ruleConstant(r, op, res);
+    return;
+  }
+  if (nameIs(op, "tensor.extract")) {
+    ruleExtract(r, op, res);
     return;
   }
   intptr_t n = mlirOperationGetNumOperands(op);
@@ -536,13 +699,15 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
     return NULL;
   FaText t;
   faTextInit(&t);
-  Range r = {&t, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
+  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
   faTextAppend(&t, "func.func private @%s_mask_range(%%b: index, %%h: index, %%ilo: index, "
                    "%%ihi: index, %%jlo: index, %%jhi: index", k->name);
   for (intptr_t i = 0; i < k->numCaptures; ++i) {
     faTextAppend(&t, ", %%cap%ld: ", (long)i);
     faAttentionAppendCaptureType(&t, k, i);
   }
+  for (int s = 0; s < k->numSummaries; ++s)
+    faTextAppend(&t, ", %%sum%d: memref<?xi64>", s);
   faTextAppend(&t, ") -> (i1, i1) attributes {" FA_INLINE_ATTR "} {\n"
                    "  %%true = arith.constant true\n  %%false = arith.constant false\n"
                    "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"

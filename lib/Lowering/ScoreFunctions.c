@@ -273,13 +273,17 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
   faTemplateVarsSet(vars, "MASK_FN", "%s_mask", name);
   faTemplateVarsSet(vars, "MOD_FN", "%s_mod", name);
   faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
-  FaText caps, types;
-  faTextInit(&caps);
-  faTextInit(&types);
-  faAttentionAppendCaptures(&caps, k, FA_CAPTURES_VALUES);
-  faAttentionAppendCaptures(&types, k, FA_CAPTURES_TYPES);
-  faTemplateVarsSet(vars, "CAPS", "%s", caps.data);
-  faTemplateVarsSet(vars, "CAP_TYPES", "%s", types.data);
-  faTextDestroy(&caps);
-  faTextDestroy(&types);
+  static const char *const kNames[2][2] = {{"CAPS", "CAP_TYPES"}, {"RANGE_CAPS", "RANGE_CAP_TYPES"}};
+  for (int range = 0; range < 2; ++range)
+    for (int form = 0; form < 2; ++form) {
+      FaText t;
+      faTextInit(&t);
+      if (range)
+        faAttentionAppendRangeCaptures(&t, k, form ? FA_CAPTURES_TYPES : FA_CAPTURES_VALUES);
+      else
+        faAttentionAppendCaptures(&t, k, form ? FA_CAPTURES_TYPES : FA_CAPTURES_VALUES);
+      faTemplateVarsSetText(vars, kNames[range][form], t.data);
+      faTextDestroy(&t);
+    }
+  faAttentionSetSummaryVars(vars, k);
 }

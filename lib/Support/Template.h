@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { FA_TEMPLATE_MAX_VARS = 96, FA_TEMPLATE_MAX_VALUE = 2048 };
+enum { FA_TEMPLATE_MAX_VARS = 128, FA_TEMPLATE_MAX_VALUE = 2048 };
 
 typedef struct {
   const char *names[FA_TEMPLATE_MAX_VARS];
@@ -70,6 +70,7 @@ extern const char faTemplateBlockwiseWgmma[];
 extern const char faTemplateDecomposeSoftmax[];
 extern const char faTemplateReferenceAttention[];
 extern const char faTemplateAttentionPortable[];
+extern const char faTemplateAttentionMaskSummary[];
 extern const char faTemplateAttentionPortableLoad[];
 extern const char faTemplateBlockwiseFill[];
 extern const char faTemplateBlockwiseGemm[];

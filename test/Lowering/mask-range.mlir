@@ -2,11 +2,13 @@
 // 8 x 8 tiles, key tiles that the mask hides for a whole query tile are not
 // visited, and tiles it must show whole are not masked. The results must be
 // the reference's for every mask, the ones whose interval extension is exact
-// (windows, chunks, prefixes, bands) and the ones it cannot bound (a wrapping
-// i32 product, a periodic mask, a captured table): those visit every tile.
+// (windows, chunks, prefixes, bands), the ones of data (documents, padding:
+// tile summaries of the captures) and the ones it cannot bound (a wrapping
+// i32 product, a periodic mask, a captured float table): those visit every
+// tile.
 // RUN: fa-check --split-input-file --int-max=5 %s | FileCheck %s --check-prefix=AGREE
 // RUN: fa-opt --split-input-file --fa-lower-attention %s | FileCheck %s
-// AGREE-COUNT-6: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-7: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // A window of 6 keys ending 3 after the query (q - 3 < k + 6, k <= q + 3), no
 // causal_offset: both ends from the mask alone.
@@ -113,7 +115,18 @@ func.func @periodic_band(%q: tensor<1x2x33x16xf32>, %k: tensor<1x2x70x16xf32>, %
 
 // -----
 
-// Documents from a captured tensor of ids (unknown to intervals) and causal.
+// Documents from a captured tensor of ids and causal: the kernel summarizes
+// the ids (MaskSummary.c) before its loops, frees the summary after, and the
+// range function reads it (random ids here: correct, little skipped).
+// CHECK-LABEL: func.func @documents
+// CHECK: func.func private @fa_attention_0_summary0(
+// CHECK: math.ctlz
+// CHECK: scf.parallel
+// CHECK: func.func private @fa_attention_0(
+// CHECK: %[[S:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: call @fa_attention_0_summary0(%{{.*}}, %[[S]]) {no_inline}
+// CHECK: memref.load %[[S]][
+// CHECK: memref.dealloc %[[S]]
 func.func private @doc(%b: index, %h: index, %i: index, %j: index, %d: tensor<48xi32>) -> i1 {
   %di = tensor.extract %d[%i] : tensor<48xi32>
   %dj = tensor.extract %d[%j] : tensor<48xi32>
@@ -124,4 +137,54 @@ func.func @documents(%q: tensor<1x2x48x16xf32>, %k: tensor<1x2x48x16xf32>, %v: t
   %o = "fa.gridwise_attention"(%q, %k, %v, %d) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.25 : f32, causal_offset = 0 : i64, mask = @doc, block_m = 8 : i64, block_n = 8 : i64}
       : (tensor<1x2x48x16xf32>, tensor<1x2x48x16xf32>, tensor<1x2x48x16xf32>, tensor<48xi32>) -> tensor<1x2x48x16xf32>
   return %o : tensor<1x2x48x16xf32>
+}
+
+// -----
+
+// Packed documents of 80 (ids sorted, per batch, shifted by 7 b) and key
+// padding flags (j < 250 - 40 b), rank-2 captures (summaries of 64-key tiles): query tiles inside one
+// document see only its key tiles, unmasked inside it; keys past the padding
+// are hidden (rows whose keys are all padding are fully masked: 0).
+// CHECK-LABEL: func.func @packed
+// CHECK: func.func private @fa_attention_0_summary0(
+// CHECK: func.func private @fa_attention_0_summary1(
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xi1
+// CHECK: arith.extui %{{.*}} : i1 to i64
+func.func private @doc_pad(%b: index, %h: index, %i: index, %j: index, %doc: tensor<2x256xi32>, %pad: tensor<2x256xi1>) -> i1 {
+  %di = tensor.extract %doc[%b, %i] : tensor<2x256xi32>
+  %dj = tensor.extract %doc[%b, %j] : tensor<2x256xi32>
+  %same = arith.cmpi eq, %di, %dj : i32
+  %p = tensor.extract %pad[%b, %j] : tensor<2x256xi1>
+  %r = arith.andi %same, %p : i1
+  return %r : i1
+}
+func.func @packed(%q: tensor<2x2x256x16xf32>, %k: tensor<2x2x256x16xf32>, %v: tensor<2x2x256x16xf32>) -> tensor<2x2x256x16xf32> {
+  %e0 = tensor.empty() : tensor<2x256xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(b, n) -> (b, n)>], iterator_types = ["parallel", "parallel"]} outs(%e0 : tensor<2x256xi32>) {
+  ^bb0(%x: i32):
+    %b = linalg.index 0 : index
+    %n = linalg.index 1 : index
+    %c7 = arith.constant 7 : index
+    %c20 = arith.constant 80 : index
+    %sh = arith.muli %b, %c7 : index
+    %s = arith.addi %n, %sh : index
+    %d = arith.divui %s, %c20 : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<2x256xi32>
+  %e1 = tensor.empty() : tensor<2x256xi1>
+  %pad = linalg.generic {indexing_maps = [affine_map<(b, n) -> (b, n)>], iterator_types = ["parallel", "parallel"]} outs(%e1 : tensor<2x256xi1>) {
+  ^bb0(%x: i1):
+    %b = linalg.index 0 : index
+    %n = linalg.index 1 : index
+    %c9 = arith.constant 40 : index
+    %c61 = arith.constant 250 : index
+    %sh = arith.muli %b, %c9 : index
+    %len = arith.subi %c61, %sh : index
+    %in = arith.cmpi ult, %n, %len : index
+    linalg.yield %in : i1
+  } -> tensor<2x256xi1>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %doc, %pad) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 1, 0, 0>, scale = 0.25 : f32, causal_offset = 0 : i64, mask = @doc_pad, block_m = 8 : i64, block_n = 8 : i64}
+      : (tensor<2x2x256x16xf32>, tensor<2x2x256x16xf32>, tensor<2x2x256x16xf32>, tensor<2x256xi32>, tensor<2x256xi1>) -> tensor<2x2x256x16xf32>
+  return %o : tensor<2x2x256x16xf32>
 }

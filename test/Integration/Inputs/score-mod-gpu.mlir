@@ -172,3 +172,49 @@ func.func @sinks_short(%q: tensor<2x4x3x128xf16>, %k: tensor<2x4x300x128xf16>, %
       : (tensor<2x4x3x128xf16>, tensor<2x4x300x128xf16>, tensor<2x4x300x128xf16>, tensor<2xi32>, tensor<4xf16>) -> tensor<2x4x3x128xf16>
   return %o : tensor<2x4x3x128xf16>
 }
+
+// -----
+
+// Packed documents (data: ids per batch row, sorted, 70 long, shifted by
+// 37 b) and key padding (flags, j < 550 - 100 b), causal, bf16, B = 2, N =
+// 600: the kernels summarize both captures (MaskSummary.c), visit only the
+// key tiles of a query tile's documents and skip the mask inside one
+// document; rows whose keys are all padding are fully masked.
+func.func private @doc_pad(%b: index, %h: index, %i: index, %j: index, %doc: tensor<2x600xi32>, %pad: tensor<2x600xi1>) -> i1 {
+  %di = tensor.extract %doc[%b, %i] : tensor<2x600xi32>
+  %dj = tensor.extract %doc[%b, %j] : tensor<2x600xi32>
+  %same = arith.cmpi eq, %di, %dj : i32
+  %p = tensor.extract %pad[%b, %j] : tensor<2x600xi1>
+  %r = arith.andi %same, %p : i1
+  return %r : i1
+}
+func.func @documents_packed(%q: tensor<2x4x600x64xbf16>, %k: tensor<2x2x600x64xbf16>, %v: tensor<2x2x600x64xbf16>) -> tensor<2x4x600x64xbf16> {
+  %e0 = tensor.empty() : tensor<2x600xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(b, n) -> (b, n)>], iterator_types = ["parallel", "parallel"]} outs(%e0 : tensor<2x600xi32>) {
+  ^bb0(%x: i32):
+    %b = linalg.index 0 : index
+    %n = linalg.index 1 : index
+    %c37 = arith.constant 37 : index
+    %c70 = arith.constant 70 : index
+    %sh = arith.muli %b, %c37 : index
+    %s = arith.addi %n, %sh : index
+    %d = arith.divui %s, %c70 : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<2x600xi32>
+  %e1 = tensor.empty() : tensor<2x600xi1>
+  %pad = linalg.generic {indexing_maps = [affine_map<(b, n) -> (b, n)>], iterator_types = ["parallel", "parallel"]} outs(%e1 : tensor<2x600xi1>) {
+  ^bb0(%x: i1):
+    %b = linalg.index 0 : index
+    %n = linalg.index 1 : index
+    %c100 = arith.constant 100 : index
+    %c550 = arith.constant 550 : index
+    %sh = arith.muli %b, %c100 : index
+    %len = arith.subi %c550, %sh : index
+    %in = arith.cmpi ult, %n, %len : index
+    linalg.yield %in : i1
+  } -> tensor<2x600xi1>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %doc, %pad) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 1, 0, 0>, scale = 0.125 : f32, causal_offset = 0 : i64, mask = @doc_pad}
+      : (tensor<2x4x600x64xbf16>, tensor<2x2x600x64xbf16>, tensor<2x2x600x64xbf16>, tensor<2x600xi32>, tensor<2x600xi1>) -> tensor<2x4x600x64xbf16>
+  return %o : tensor<2x4x600x64xbf16>
+}

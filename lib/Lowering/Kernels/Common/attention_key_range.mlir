@@ -1,4 +1,4 @@
-//#vars RANGE_FN CAPS CAP_TYPES BN
+//#vars RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BN
     // --- key range: the key tiles [%kr_t0, %kr_t1) of [0, %nend) that the
     // op's mask may show rows [%m0, %m0 + %rows) -------------------------------
     // (attention_key_range.mlir, MaskRange.c.) Two binary searches over the
@@ -23,8 +23,8 @@
         %kr_jend0 = arith.muli %kr_mid1, %kr_bn : index
         %kr_jend = arith.minui %kr_jend0, %nend : index
         %kr_jhi = arith.subi %kr_jend, %kr_c1 : index
-        %kr_may, %kr_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %kr_ihi, %kr_c0, %kr_jhi{{CAPS}})
-            : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+        %kr_may, %kr_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %kr_ihi, %kr_c0, %kr_jhi{{RANGE_CAPS}})
+            : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
         %kr_lo2 = arith.select %kr_may, %kr_lo, %kr_mid1 : index
         %kr_hi2 = arith.select %kr_may, %kr_mid, %kr_hi : index
         scf.yield %kr_lo2, %kr_hi2 : index, index
@@ -42,8 +42,8 @@
         %kr_mid = arith.shrui %kr_sum, %kr_c1 : index
         %kr_mid1 = arith.addi %kr_mid, %kr_c1 : index
         %kr_jlo = arith.muli %kr_mid, %kr_bn : index
-        %kr_may, %kr_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %kr_ihi, %kr_jlo, %kr_jlast{{CAPS}})
-            : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+        %kr_may, %kr_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %kr_ihi, %kr_jlo, %kr_jlast{{RANGE_CAPS}})
+            : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
         %kr_lo2 = arith.select %kr_may, %kr_mid1, %kr_lo : index
         %kr_hi2 = arith.select %kr_may, %kr_hi, %kr_mid : index
         scf.yield %kr_lo2, %kr_hi2 : index, index

@@ -8,7 +8,7 @@
 // prescaled, in the log2 domain). The kernel defines the values it reads
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
-//#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN BM BN
+//#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
 //#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
@@ -94,8 +94,8 @@
       %tm_ihi = arith.subi %tm_ie, %tm_c1 : index
       %tm_je = arith.addi %n0, %tm_bn : index
       %tm_jhi = arith.subi %tm_je, %tm_c1 : index
-      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{CAPS}})
-          : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{RANGE_CAPS}})
+          : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
       %s3f = scf.if %tm_must -> (!{{P}}sfrag) {
         scf.yield %s3m : !{{P}}sfrag
       } else {

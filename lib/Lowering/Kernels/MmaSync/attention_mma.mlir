@@ -25,6 +25,7 @@
 //#vars CAUSAL_OFFSET S_COLS S_COLS_MINUS_ROWS S_ROWS SCALE_LOG2E EXP_SCALE GEMM_SWIZZLE PV_CHUNKS
 //#vars S_CHUNK0 S_CHUNK1 R_ROWS O_ROWS O_COLS NO_PAIRS MERGE_ARGS MERGE_TYPES OE PAIR_ALIGN
 //#vars OUT_CHUNKS OUT_VEC OUT_N OUT_ITERS MERGE_SPLITS MERGE_LSE_ARG MERGE_CHUNKS
+//#vars SUMMARY_BEGIN SUMMARY_END
 //#flags SPLIT CAUSAL KVLEN KVLEN_PER_HEAD BIAS ONE_STAGE PV_SPLIT OUT_F32 LSE MASK
 
 #{{P}}ws = #gpu.address_space<workgroup>
@@ -63,6 +64,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %MT = arith.ceildivui %M, %cBM : index
   %nth = arith.constant {{THREADS}} : index
   %smem = arith.constant {{SMEM_BYTES}} : i32
+{{SUMMARY_BEGIN}}
 //#if SPLIT
   // Split over keys (flash-decoding) where the (batch, head, query tile)
   // workgroups are too few to fill the chip (decode, M = 1): each of %S
@@ -571,6 +573,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %tf1 = gpu.dealloc async [%tf0] %ws : memref<?xi8>
   gpu.wait [%tf1]
 //#endif
+{{SUMMARY_END}}
   return
 }
 

@@ -19,7 +19,7 @@
 // Flags: CAUSAL, KVLEN (KVLEN_PER_HEAD: kv_len is [B, Hq]), BIAS, LSE;
 // E_F32, BIAS_F32 and OUT_F32 where Q/K/V, the bias and O are f32.
 //#vars NAME BM BN D DV THREADS WORKGROUP ARGS SCALE_LOG2E KV_ELT CAUSAL_OFFSET LOAD_Q A_SIZE
-//#vars LOAD_K LOAD_V
+//#vars LOAD_K LOAD_V SUMMARY_BEGIN SUMMARY_END
 //#flags GPU KVLEN KVLEN_PER_HEAD CAUSAL BIAS MASK
 !tQ = memref<{{BM}}x{{D}}xf32{{WORKGROUP}}>
 !tK = memref<{{BN}}x{{D}}xf32{{WORKGROUP}}>
@@ -52,6 +52,7 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
   %N = memref.dim %v, %c2 : !V
   %G = arith.divui %Hq, %Hkv : index
   %MT = arith.ceildivui %M, %cBM : index
+{{SUMMARY_BEGIN}}
   // One workgroup per (query tile %mt, head %h, batch %b).
 //#if GPU
   %nthreads = arith.constant {{THREADS}} : index
@@ -178,5 +179,6 @@ func.func private @{{NAME}}({{ARGS}}) attributes {fa.attention_kernel} {
     scf.reduce
   }
 //#endif
+{{SUMMARY_END}}
   return
 }

@@ -1,4 +1,4 @@
-//#vars S_SIZE BIAS_ELT MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN
+//#vars S_SIZE BIAS_ELT MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES
 //#flags CAUSAL BIAS BIAS_F32 MASK MOD
       // --- mask: S[r, c] of query %i = %m0 + r, key %j = %n0 + c -------------
       // (attention_portable_mask.mlir, included by attention_portable.mlir.)
@@ -16,8 +16,8 @@
       %tm_ihi = arith.subi %tm_ihi0, %c1 : index
       %tm_jhi0 = arith.addi %n0, %cols : index
       %tm_jhi = arith.subi %tm_jhi0, %c1 : index
-      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{CAPS}})
-          : (index, index, index, index, index, index{{CAP_TYPES}}) -> (i1, i1)
+      %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{RANGE_CAPS}})
+          : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
 //#endif
       scf.for %e = %tid to %s_n step %nth {
         %r = arith.divui %e, %cBN : index

@@ -229,9 +229,9 @@ static void setSoftmaxExtra(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faTextAppend(&params, ", %%b: index, %%h: index");
   }
   if (funcs) {
-    faAttentionAppendCaptures(&args, k, FA_CAPTURES_VALUES);
-    faAttentionAppendCaptures(&types, k, FA_CAPTURES_TYPES);
-    faAttentionAppendCaptures(&params, k, FA_CAPTURES_PARAMS);
+    faAttentionAppendRangeCaptures(&args, k, FA_CAPTURES_VALUES);
+    faAttentionAppendRangeCaptures(&types, k, FA_CAPTURES_TYPES);
+    faAttentionAppendRangeCaptures(&params, k, FA_CAPTURES_PARAMS);
   }
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_ARGS", "%s", args.data);
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_TYPES", "%s", types.data);

@@ -31,7 +31,7 @@
 //#vars PRODUCER_REGS Q_BYTES K_BYTES V_BYTES CONSUMER_REGS EXP_SCALE SOFTMAX_EXTRA_ARGS
 //#vars SOFTMAX_EXTRA_TYPES O_ROWS O_COLS OFF_O NO_PAIRS PAIR_ALIGN V_ZERO_PER_ROW Q_CHUNK_BYTES
 //#vars KV_CHUNK_BYTES SOFTMAX_EXTRA_PARAMS S_COLS S_COLS_MINUS_ROWS CAUSAL_OFFSET S_ROWS
-//#vars SCALE_LOG2E FAST_LIMIT MAX_SLACK NR WAIT_HELPERS
+//#vars SCALE_LOG2E FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END
 //#flags DECLARE_SMS TMA_STORE PERSISTENT PAIRED CAUSAL SYNC_PV FAST_SOFTMAX KVLEN OUT_F32 O_BUFFER
 //#flags LSE BIAS
 
@@ -75,6 +75,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   %MT = arith.ceildivui %M, %cBM : index
   %nth = arith.constant {{THREADS}} : index
   %smem = arith.constant {{SMEM_BYTES}} : i32
+{{SUMMARY_BEGIN}}
   // Tensor maps of Q, K and V (TMA boxes of one (batch, head), 64 columns);
   // the kernel takes them as pointers to the maps in device memory.
   %qu = memref.cast %q : !Q to memref<*x{{E}}>
@@ -628,6 +629,7 @@ func.func private @{{NAME}}({{ARGS}}) {
   }
   gpu.terminator
   }
+{{SUMMARY_END}}
   return
 }
 

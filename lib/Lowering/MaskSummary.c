@@ -1,0 +1,208 @@
+/* Block sparsity for data masks: tile summaries of the tensors a mask reads.
+ *
+ * A mask that compares data (document ids: doc[i] == doc[j]; per-key
+ * padding flags: pad[b, j] != 0) cannot be bounded from the IR alone. For
+ * each captured tensor of integers the mask reads, the kernel's host
+ * function makes a summary before its launch (SUMMARY_BEGIN; on the device
+ * for GPU targets) and frees it after (SUMMARY_END): a sparse table of the
+ * minimum and maximum of each row of the capture over runs of 2^l tiles of
+ * 64 elements of its last axis (Kernels/Common/attention_mask_summary.mlir).
+ * The mask's interval extension (MaskRange.c) reads it: a tensor.extract at
+ * index intervals (leading indices one point, the last an interval) lies
+ * between the minimum and maximum of two runs that cover the interval. So
+ * the kernels' key-tile search and their "the mask must keep this tile
+ * whole" test work on data masks as on index masks: packed documents visit
+ * only their own key tiles and skip the mask inside a document.
+ * docs/lowering.md, "Block sparsity". */
+#include "Lowering/AttentionKernel.h"
+#include "Support/Builders.h"
+#include "Support/IRText.h"
+
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+
+enum { SUMMARY_THREADS = 256, SUMMARY_MAX_RANK = 4 };
+
+/* Whether `fn` (the mask) reads its argument `arg` with tensor.extract. */
+static bool extractsFrom(MlirOperation fn, intptr_t arg) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  MlirValue v = mlirBlockGetArgument(entry, arg);
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (faOpIsA(op, "tensor.extract") && mlirValueEqual(mlirOperationGetOperand(op, 0), v))
+      return true;
+  return false;
+}
+
+/* A ranked tensor of rank 1..4 of integers of at most 64 bits. */
+static bool summarizable(MlirValue capture) {
+  MlirType t = mlirValueGetType(capture);
+  if (!mlirTypeIsARankedTensor(t))
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  MlirType elt = mlirShapedTypeGetElementType(t);
+  return rank >= 1 && rank <= SUMMARY_MAX_RANK && mlirTypeIsAInteger(elt) &&
+         mlirIntegerTypeGetWidth(elt) <= 64;
+}
+
+void faAttentionPlanSummaries(FaAttentionKernel *k) {
+  k->numSummaries = 0;
+  for (intptr_t c = 0; c < FA_ATTENTION_MAX_CAPTURES; ++c)
+    k->summaryOf[c] = -1;
+  if (mlirOperationIsNull(k->maskFn))
+    return;
+  for (intptr_t c = 0; c < k->numCaptures; ++c)
+    if (summarizable(k->captures[c]) && extractsFrom(k->maskFn, 4 + c))
+      k->summaryOf[c] = k->numSummaries++;
+}
+
+/* --- the summary functions -------------------------------------------------- */
+
+/* %sd0.. (the dims), %R (rows: the leading dims' product), %L (the last). */
+static void appendDims(FaText *t, const char *capType, int rank) {
+  faTextAppend(t, "  %%sk0 = arith.constant 0 : index\n  %%sr0 = arith.constant 1 : index\n");
+  for (int d = 0; d < rank; ++d) {
+    if (d)
+      faTextAppend(t, "  %%sk%d = arith.constant %d : index\n", d, d);
+    faTextAppend(t, "  %%sd%d = memref.dim %%cap, %%sk%d : %s\n", d, d, capType);
+  }
+  for (int d = 0; d + 1 < rank; ++d)
+    faTextAppend(t, "  %%sr%d = arith.muli %%sr%d, %%sd%d : index\n", d + 1, d, d);
+  faTextAppend(t, "  %%R = arith.addi %%sr%d, %%sk0 : index\n", rank - 1);
+  faTextAppend(t, "  %%L = arith.addi %%sd%d, %%sk0 : index\n", rank - 1);
+}
+
+/* The leading indices %ri0.. of row %row (row-major over the leading dims). */
+static void appendRowIndex(FaText *t, int rank) {
+  faTextAppend(t, "  %%rq%d = arith.addi %%row, %%sk0 : index\n", rank - 1);
+  for (int d = rank - 2; d >= 0; --d)
+    faTextAppend(t, "  %%ri%d = arith.remui %%rq%d, %%sd%d : index\n"
+                    "  %%rq%d = arith.divui %%rq%d, %%sd%d : index\n",
+                 d, d + 1, d, d, d + 1, d);
+}
+
+/* %x: the element at (%ri0, .., %ec) as i64 (i1 zero-, others sign-extended). */
+static void appendLoad(FaText *t, const char *capType, int rank, MlirType elt) {
+  faTextAppend(t, "  %%xv = memref.load %%cap[");
+  for (int d = 0; d + 1 < rank; ++d)
+    faTextAppend(t, "%%ri%d, ", d);
+  faTextAppend(t, "%%ec] : %s\n", capType);
+  unsigned w = mlirIntegerTypeGetWidth(elt);
+  if (w == 64)
+    faTextAppend(t, "  %%xv0 = arith.constant 0 : i64\n  %%x = arith.addi %%xv, %%xv0 : i64\n");
+  else
+    faTextAppend(t, "  %%x = arith.%s %%xv : i%u to i64\n", w == 1 ? "extui" : "extsi", w);
+}
+
+static const char *appendSummary(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+  FaText capType, dims, row, load;
+  faTextInit(&capType);
+  faTextInit(&dims);
+  faTextInit(&row);
+  faTextInit(&load);
+  faAttentionAppendCaptureType(&capType, k, c);
+  MlirType type = mlirValueGetType(k->captures[c]);
+  int rank = (int)mlirShapedTypeGetRank(type);
+  appendDims(&dims, capType.data, rank);
+  appendRowIndex(&row, rank);
+  appendLoad(&load, capType.data, rank, mlirShapedTypeGetElementType(type));
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", k->name);
+  faTemplateVarsSetInt(&vars, "S", k->summaryOf[c]);
+  faTemplateVarsSetText(&vars, "CAP_TYPE", capType.data);
+  faTemplateVarsSetText(&vars, "DIMS", dims.data);
+  faTemplateVarsSetText(&vars, "ROW_INDEX", row.data);
+  faTemplateVarsSetText(&vars, "LOAD_ELT", load.data);
+  faTemplateVarsSetInt(&vars, "THREADS", SUMMARY_THREADS);
+  faTemplateVarsSetFlag(&vars, "GPU", k->onGpu);
+  const char *missing = faTextAppendTemplate(t, faTemplateAttentionMaskSummary, &vars);
+  faTemplateVarsDestroy(&vars);
+  faTextDestroy(&capType);
+  faTextDestroy(&dims);
+  faTextDestroy(&row);
+  faTextDestroy(&load);
+  return faTemplateError("the mask's tile summary", missing);
+}
+
+const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKernel *k) {
+  for (intptr_t c = 0; c < k->numCaptures; ++c) {
+    if (k->summaryOf[c] < 0)
+      continue;
+    FaText t;
+    faTextInit(&t);
+    const char *missing = appendSummary(&t, k, c);
+    if (!missing && mlirLogicalResultIsFailure(faModuleAppendParsed(module, &t)))
+      missing = "the mask's tile summary did not parse";
+    faTextDestroy(&t);
+    if (missing)
+      return missing;
+  }
+  return NULL;
+}
+
+/* --- what the kernels' templates say ---------------------------------------- */
+
+void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
+  faAttentionAppendCaptures(t, k, form);
+  for (int s = 0; s < k->numSummaries; ++s) {
+    if (form == FA_CAPTURES_VALUES)
+      faTextAppend(t, ", %%sum%d", s);
+    else if (form == FA_CAPTURES_TYPES)
+      faTextAppend(t, ", memref<?xi64>");
+    else
+      faTextAppend(t, ", %%sum%d: memref<?xi64>", s);
+  }
+}
+
+static void appendDeclarations(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+  int s = k->summaryOf[c];
+  faTextAppend(t, "func.func private @%s_summary_size%d(!C%ld) -> index\n", k->name, s, (long)c);
+  faTextAppend(t, "func.func private @%s_summary%d(!C%ld, memref<?xi64>)\n", k->name, s, (long)c);
+}
+
+static void appendBegin(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+  int s = k->summaryOf[c];
+  long n = (long)c;
+  faTextAppend(t, "  %%sum%d_n = func.call @%s_summary_size%d(%%cap%ld) : (!C%ld) -> index\n", s,
+               k->name, s, n, n);
+  if (k->onGpu)
+    faTextAppend(t,
+                 "  %%sum%d_w = gpu.wait async\n"
+                 "  %%sum%d, %%sum%d_a = gpu.alloc async [%%sum%d_w] (%%sum%d_n) : memref<?xi64>\n"
+                 "  gpu.wait [%%sum%d_a]\n",
+                 s, s, s, s, s, s);
+  else
+    faTextAppend(t, "  %%sum%d = memref.alloc(%%sum%d_n) : memref<?xi64>\n", s, s);
+  faTextAppend(t, "  func.call @%s_summary%d(%%cap%ld, %%sum%d) {no_inline} : (!C%ld, memref<?xi64>) -> ()\n",
+               k->name, s, n, s, n);
+}
+
+static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+  int s = k->summaryOf[c];
+  if (k->onGpu)
+    faTextAppend(t,
+                 "  %%sum%d_f = gpu.wait async\n"
+                 "  %%sum%d_d = gpu.dealloc async [%%sum%d_f] %%sum%d : memref<?xi64>\n"
+                 "  gpu.wait [%%sum%d_d]\n",
+                 s, s, s, s, s);
+  else
+    faTextAppend(t, "  memref.dealloc %%sum%d : memref<?xi64>\n", s);
+}
+
+void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
+  void (*const parts[3])(FaText *, const FaAttentionKernel *, intptr_t) = {
+      appendDeclarations, appendBegin, appendEnd};
+  static const char *const kNames[3] = {"SUMMARY_DECLS", "SUMMARY_BEGIN", "SUMMARY_END"};
+  for (int p = 0; p < 3; ++p) {
+    FaText t;
+    faTextInit(&t);
+    faTextAppend(&t, "// (MaskSummary.c)\n");
+    for (intptr_t c = 0; c < k->numCaptures; ++c)
+      if (k->summaryOf[c] >= 0)
+        parts[p](&t, k, c);
+    faTemplateVarsSetText(vars, kNames[p], t.data);
+    faTextDestroy(&t);
+  }
+}
