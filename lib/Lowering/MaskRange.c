@@ -514,26 +514,31 @@ static void tableEntries(Range *r, const char *row, const char *L, const char *t
   *eb = emit2(r, "arith.addi", b, b, "i64");
 }
 
-/* [min, max] of summary `s` at entries ea, eb (only where `k`; else [0, 0]):
- * %tN#0, %tN#1. */
+/* [min, max] of summary `s` at entries ea, eb, in %tN#0 and %tN#1 (garbage
+ * where not `k`: the entries then read element 0, which every summary has).
+ * The loads are unconditional, so that a kernel's compiler may hoist and
+ * share the ones that do not change along its key loop (the query's). */
 static int tableRead(Range *r, int s, const char *k, int ea, int eb) {
   int m = fresh(r);
+  char a[32], b[32];
+  snprintf(a, sizeof a, "%%t%d_sa", m);
+  snprintf(b, sizeof b, "%%t%d_sb", m);
+  faTextAppend(r->t, "  %s = arith.select %s, %%t%d, %%z : i64\n  %s = arith.select %s, %%t%d, %%z : i64\n",
+               a, k, ea, b, k, eb);
   faTextAppend(r->t,
-               "  %%t%d:2 = scf.if %s -> (i64, i64) {\n"
-               "    %%t%d_a = arith.index_cast %%t%d : i64 to index\n"
-               "    %%t%d_b = arith.index_cast %%t%d : i64 to index\n"
-               "    %%t%d_1 = arith.constant 1 : index\n"
-               "    %%t%d_a1 = arith.addi %%t%d_a, %%t%d_1 : index\n"
-               "    %%t%d_b1 = arith.addi %%t%d_b, %%t%d_1 : index\n"
-               "    %%t%d_amin = memref.load %%sum%d[%%t%d_a] : memref<?xi64>\n"
-               "    %%t%d_amax = memref.load %%sum%d[%%t%d_a1] : memref<?xi64>\n"
-               "    %%t%d_bmin = memref.load %%sum%d[%%t%d_b] : memref<?xi64>\n"
-               "    %%t%d_bmax = memref.load %%sum%d[%%t%d_b1] : memref<?xi64>\n"
-               "    %%t%d_mn = arith.minsi %%t%d_amin, %%t%d_bmin : i64\n"
-               "    %%t%d_mx = arith.maxsi %%t%d_amax, %%t%d_bmax : i64\n"
-               "    scf.yield %%t%d_mn, %%t%d_mx : i64, i64\n"
-               "  } else {\n    scf.yield %%z, %%z : i64, i64\n  }\n",
-               m, k, m, ea, m, eb, m, m, m, m, m, m, m, m, s, m, m, s, m, m, s, m, m, s, m, m, m,
+               "  %%t%d_a = arith.index_cast %s : i64 to index\n"
+               "  %%t%d_b = arith.index_cast %s : i64 to index\n"
+               "  %%t%d_1 = arith.constant 1 : index\n"
+               "  %%t%d_a1 = arith.addi %%t%d_a, %%t%d_1 : index\n"
+               "  %%t%d_b1 = arith.addi %%t%d_b, %%t%d_1 : index\n",
+               m, a, m, b, m, m, m, m, m, m, m);
+  static const char *const kParts[4][2] = {{"amin", "a"}, {"amax", "a1"}, {"bmin", "b"}, {"bmax", "b1"}};
+  for (int i = 0; i < 4; ++i)
+    faTextAppend(r->t, "  %%t%d_%s = memref.load %%sum%d[%%t%d_%s] : memref<?xi64>\n", m,
+                 kParts[i][0], s, m, kParts[i][1]);
+  faTextAppend(r->t,
+               "  %%t%d_0 = arith.minsi %%t%d_amin, %%t%d_bmin : i64\n"
+               "  %%t%d_1x = arith.maxsi %%t%d_amax, %%t%d_bmax : i64\n",
                m, m, m, m, m, m);
   return m;
 }
@@ -575,8 +580,8 @@ static void ruleExtract(Range *r, MlirOperation op, MlirValue res) {
   tableEntries(r, row, dim, t0, t1, &ea, &eb);
   int m = tableRead(r, s, k, ea, eb);
   char mn[32], mx[32];
-  snprintf(mn, sizeof mn, "%%t%d#0", m);
-  snprintf(mx, sizeof mx, "%%t%d#1", m);
+  snprintf(mn, sizeof mn, "%%t%d_0", m);
+  snprintf(mx, sizeof mx, "%%t%d_1x", m);
   if (!isBool(et)) {
     defineInt(r, res, mn, mx, k);
     return;

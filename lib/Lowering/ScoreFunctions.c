@@ -194,6 +194,32 @@ static void divisionByConstant(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
+/* math.tanh on f32 -> PTX's tanh.approx.f32 (one MUFU.TANH; largest relative
+ * error 2^-11, that of an f16) in the tensor-core kernels of ops whose Q, K
+ * and V are f16 or bf16: their scores come from half-precision inputs and
+ * their O is rounded to one, and the exact tanh costs an exp2 and a
+ * reciprocal per score (softcap: FlashAttention-3 makes the same choice).
+ * Ops on f32 keep the exact tanh. */
+static bool tanhApproximates(const FaAttentionKernel *k) {
+  return faAttentionUsesTensorCores(k) && (mlirTypeIsAF16(k->elt) || mlirTypeIsABF16(k->elt));
+}
+
+static void approximateTanh(MlirOperation op) {
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsAF32(t))
+    return;
+  MlirContext ctx = mlirOperationGetContext(op);
+  MlirNamedAttribute attrs[2] = {
+      faNamedAttributeGet(ctx, "asm_string",
+                          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("tanh.approx.f32 $0, $1;"))),
+      faNamedAttributeGet(ctx, "constraints",
+                          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("=f,f")))};
+  MlirValue x = mlirOperationGetOperand(op, 0);
+  MlirOperation asmOp = faOperationCreateBefore(op, "llvm.inline_asm", 1, &x, 1, &t, 2, attrs);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(asmOp, 0));
+  mlirOperationDestroy(op);
+}
+
 /* The clone's signature: its captured tensors become the kernel's buffers. */
 static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intptr_t first) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
@@ -218,6 +244,8 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
       rewriteExtract(op);
     else if (faOpIsA(op, "arith.divf"))
       divisionByConstant(op);
+    else if (faOpIsA(op, "math.tanh") && tanhApproximates(k))
+      approximateTanh(op);
     else
       narrowConversion(op, entry);
     op = next;

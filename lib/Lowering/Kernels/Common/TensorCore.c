@@ -131,7 +131,7 @@ void faTensorCoreSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, 
 }
 
 void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
-                             const char *name) {
+                             const char *name, FaKernelKind kind) {
   faTemplateVarsSet(vars, "NAME", "%s", name);
   /* The template's type aliases, one set per kernel of a module. */
   faTemplateVarsSet(vars, "P", "%s_", name);
@@ -139,14 +139,20 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   faTemplateVarsSetType(vars, "OE", k->outElt);
   /* Without a bias and with a positive scale, the max runs on raw scores
    * and the scale folds into the exponent (one FFMA per score). */
+  /* With a score_mod and no bias the Hopper kernel scales the scores into
+   * natural units (what score_mod takes), and log2(e) folds into the
+   * exponent instead (two FMULs a score fewer; the mma.sync kernels spill
+   * with it, 2026-11-28: they keep the log2 domain). */
   bool funcs = !mlirOperationIsNull(k->maskFn) || !mlirOperationIsNull(k->modFn);
+  bool natural = !mlirOperationIsNull(k->modFn) && !k->biasElt.ptr && kind == FA_KERNEL_WGMMA;
   bool prescale = k->biasElt.ptr || !(k->scale > 0) || !mlirOperationIsNull(k->modFn);
   double scaleLog2e = k->scale * FA_LOG2E;
-  faTemplateVarsSet(vars, "SCALE_LOG2E", "%.9e", scaleLog2e);
+  faTemplateVarsSet(vars, "SCORE_SCALE", "%.9e", natural ? k->scale : scaleLog2e);
   faTemplateVarsSetFlag(vars, "PRESCALE", prescale);
+  faTemplateVarsSetFlag(vars, "NATURAL", natural);
   /* How far (log2) a row's running max may lag behind its true max. */
   faTemplateVarsSetInt(vars, "MAX_SLACK", TC_MAX_SLACK);
-  faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", prescale ? 1.0 : scaleLog2e);
+  faTemplateVarsSet(vars, "EXP_SCALE", "%.9e", natural ? FA_LOG2E : prescale ? 1.0 : scaleLog2e);
   faAttentionSetArgs(vars, k);
   faAttentionSetFunctionVars(vars, k);
   faTemplateVarsSetFlag(vars, "FUNCS", funcs);

@@ -11,8 +11,9 @@ int64_t faTensorCoreOutBytes(const FaAttentionKernel *k);
 long faTensorCoreClampOffset(int64_t off);
 
 /* The variables every kernel template takes (name, types, scale, arguments,
- * features). */
-void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k, const char *name);
+ * features), for a template of kernel `kind` (mma.sync or wgmma). */
+void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k, const char *name,
+                           FaKernelKind kind);
 /* The register fragments of k's tiles with rm 16-row slices per warp. */
 void faTensorCoreSetFragments(FaTemplateVars *vars, const FaAttentionKernel *k, long rm);
 

@@ -29,13 +29,15 @@ func.func private @{{NAME}}_summary_shape{{S}}(%cap: {{CAP_TYPE}}) -> (index, in
   return %R, %L, %NT, %LV : index, index, index, index
 }
 
-// The summary's size in i64 elements.
+// The summary's size in i64 elements: at least 2, so that element 0 can be
+// read where the capture is empty (the reads' results are not used then).
 func.func private @{{NAME}}_summary_size{{S}}(%cap: {{CAP_TYPE}}) -> index attributes {fa.inline} {
   %c2 = arith.constant 2 : index
   %R, %L, %NT, %LV = func.call @{{NAME}}_summary_shape{{S}}(%cap) : ({{CAP_TYPE}}) -> (index, index, index, index)
   %a = arith.muli %R, %LV : index
   %b = arith.muli %a, %NT : index
-  %n = arith.muli %b, %c2 : index
+  %n0 = arith.muli %b, %c2 : index
+  %n = arith.maxui %n0, %c2 : index
   return %n : index
 }
 

@@ -4,12 +4,14 @@
 // log2(e) (+ bias * log2(e)) where the scale is applied first, raw S
 // otherwise, and -inf where a key is hidden (past kv_len / N, above the
 // causal diagonal), or where the op's mask says so (MASK), after the op's
-// score_mod (MOD) maps each score (in natural units: with MOD the scores are
-// prescaled, in the log2 domain). The kernel defines the values it reads
+// score_mod (MOD) maps each score in natural units (NATURAL, MOD without a
+// bias: the scores are S * scale, and the exponent's scale is log2(e); with
+// a bias they are in the log2 domain, converted around score_mod). The
+// kernel defines the values it reads
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS NATURAL
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -65,8 +67,16 @@
       %frows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
       %fnegz = arith.constant dense<-0.0> : !{{P}}sfrag
 //#if MOD
+      // Without a bias the scores are in natural units already (NATURAL:
+      // scaled by scale alone, log2(e) applied in the exponent); with one,
+      // in the log2 domain, converted for score_mod and back.
+//#if NATURAL
+      %ln2f = arith.constant 1.0 : f32
+      %log2ef = arith.constant 1.0 : f32
+//#else
       %ln2f = arith.constant 0.69314718055994531 : f32
       %log2ef = arith.constant 1.4426950408889634 : f32
+//#endif
       %s3m = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3) -> (!{{P}}sfrag) {
         %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
         %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx

@@ -193,7 +193,7 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
                                  bool split) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faTensorCoreSetCommon(&vars, k, name);
+  faTensorCoreSetCommon(&vars, k, name, FA_KERNEL_MMA_SYNC);
   faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_MMA);
   setSplit(&vars, k, split);
   setShapes(&vars, k);

@@ -22,7 +22,7 @@
 // barriers per tile. At the end the same memory stages O for 16-byte stores.
 //#vars NAME E BM BN D DV THREADS WARP_ROWS P SMEM_BYTES STAGES DP DVP BNC NS NSC NO NR COUNTERS
 //#vars ARGS SPLIT_WGS SPLIT_MIN_TILES SPLIT_MAX L2_BUDGET KV_ROW_BYTES OFF_K OFF_V KV_ELT
-//#vars CAUSAL_OFFSET S_COLS S_COLS_MINUS_ROWS S_ROWS SCALE_LOG2E EXP_SCALE GEMM_SWIZZLE PV_CHUNKS
+//#vars CAUSAL_OFFSET S_COLS S_COLS_MINUS_ROWS S_ROWS SCORE_SCALE EXP_SCALE GEMM_SWIZZLE PV_CHUNKS
 //#vars S_CHUNK0 S_CHUNK1 R_ROWS O_ROWS O_COLS NO_PAIRS MERGE_ARGS MERGE_TYPES OE PAIR_ALIGN
 //#vars OUT_CHUNKS OUT_VEC OUT_N OUT_ITERS MERGE_SPLITS MERGE_LSE_ARG MERGE_CHUNKS
 //#vars SUMMARY_BEGIN SUMMARY_END
@@ -289,7 +289,7 @@ func.func private @{{NAME}}({{ARGS}}) {
     %m_init = "fa.blockwise_fill"(%rpoison, %ninf) {layout = "mma_m16n8k16"} : (!{{P}}rows, f32) -> !{{P}}rows
     %l_init = "fa.blockwise_fill"(%rpoison, %zf) {layout = "mma_m16n8k16"} : (!{{P}}rows, f32) -> !{{P}}rows
     %s_zero = "fa.blockwise_fill"(%spoison, %zf) {layout = "mma_m16n8k16"} : (!{{P}}sfrag, f32) -> !{{P}}sfrag
-    %qk = arith.constant {{SCALE_LOG2E}} : f32
+    %qk = arith.constant {{SCORE_SCALE}} : f32
     %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
     %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
     %zrows = vector.broadcast %zf : f32 to !{{P}}rows

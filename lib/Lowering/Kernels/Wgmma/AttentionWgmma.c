@@ -249,7 +249,7 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
   FaAttentionKernel w = rowTiles(k, row);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faTensorCoreSetCommon(&vars, &w, name);
+  faTensorCoreSetCommon(&vars, &w, name, FA_KERNEL_WGMMA);
   faTemplateVarsSet(&vars, "LAYOUT", "%s", FA_LAYOUT_WGMMA);
   setLayout(&vars, &w);
   /* Each warp owns one 16-row slice of its warpgroup's 64 rows. */
@@ -279,7 +279,7 @@ static const char *appendSelect(FaText *t, const FaAttentionKernel *k, const Wgm
                                 const char *name) {
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);
-  faTensorCoreSetCommon(&vars, k, name);
+  faTensorCoreSetCommon(&vars, k, name, FA_KERNEL_WGMMA);
   faTemplateVarsSetInt(&vars, "FEW_MAX_KEYS", (long)rows->few->maxKeys);
   faTemplateVarsSetInt(&vars, "FEW_CTAS", (long)rows->few->ctas);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionWgmmaSelect, &vars);

@@ -31,7 +31,7 @@
 //#vars PRODUCER_REGS Q_BYTES K_BYTES V_BYTES CONSUMER_REGS EXP_SCALE SOFTMAX_EXTRA_ARGS
 //#vars SOFTMAX_EXTRA_TYPES O_ROWS O_COLS OFF_O NO_PAIRS PAIR_ALIGN V_ZERO_PER_ROW Q_CHUNK_BYTES
 //#vars KV_CHUNK_BYTES SOFTMAX_EXTRA_PARAMS S_COLS S_COLS_MINUS_ROWS CAUSAL_OFFSET S_ROWS
-//#vars SCALE_LOG2E FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END
+//#vars SCORE_SCALE FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END
 //#flags DECLARE_SMS TMA_STORE PERSISTENT PAIRED CAUSAL SYNC_PV FAST_SOFTMAX KVLEN OUT_F32 O_BUFFER
 //#flags LSE BIAS
 
@@ -779,7 +779,7 @@ func.func private @{{NAME}}_scores(%s: !{{P}}sfrag, %n0: index, %row0i: i32, %co
   %log2e = arith.constant 1.4426950408889634 : f32
   %lowest = arith.constant -3.40282347E+38 : f32
 //#endif
-  %qk = arith.constant {{SCALE_LOG2E}} : f32
+  %qk = arith.constant {{SCORE_SCALE}} : f32
   %qkv = vector.broadcast %qk : f32 to !{{P}}sfrag
   %ninfs = vector.broadcast %ninf : f32 to !{{P}}sfrag
   %negzs = arith.constant dense<-0.0> : !{{P}}sfrag
