@@ -114,5 +114,6 @@ const char *faAttentionSplitDataMask(FaAttentionMatch *m, const FaExpr *cond,
   bool flip = false;
   idx = faAttentionPeelNot(idx, &flip);
   const char *why = faAttentionMaskFromCondition(m, idx, masked != flip, fill);
-  return why ? why : faAttentionSetBooleanMask(m, (FaExpr *)data, masked, fill);
+  /* The data part as any condition is read: a KV length, or the i1 tensor. */
+  return why ? why : faAttentionMaskFromCondition(m, data, masked, fill);
 }
