@@ -15,6 +15,8 @@
 #include "mlir-c/BuiltinTypes.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { MAX_PARTS = 8 };
 
@@ -77,6 +79,20 @@ static const FaExpr *joinParts(FaAttentionMatch *m, FaExprKind kind, const FaExp
   return acc;
 }
 
+/* The index parts (joined by `kind`) as causal_offset or a mask function,
+ * then the data part as any condition is read (a KV length, or the i1
+ * tensor's boolean mask). */
+static const char *splitParts(FaAttentionMatch *m, FaExprKind kind, const FaExpr **index,
+                              int numIndex, const FaExpr *data, bool masked, MaskFill fill) {
+  const FaExpr *idx = joinParts(m, kind, index, numIndex);
+  if (!idx)
+    return m->exprs.error ? m->exprs.error : "the mask's tree is too large";
+  bool flip = false;
+  idx = faAttentionPeelNot(idx, &flip);
+  const char *why = faAttentionMaskFromCondition(m, idx, masked != flip, fill);
+  return why ? why : faAttentionMaskFromCondition(m, data, masked, fill);
+}
+
 const char *faAttentionSplitDataMask(FaAttentionMatch *m, const FaExpr *cond,
                                      bool maskedWhenTrue, MaskFill fill, bool *tried) {
   *tried = false;
@@ -108,12 +124,15 @@ const char *faAttentionSplitDataMask(FaAttentionMatch *m, const FaExpr *cond,
     return faAttentionSetBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
   }
   *tried = true;
-  const FaExpr *idx = joinParts(m, kind, index, numIndex);
-  if (!idx)
-    return m->exprs.error ? m->exprs.error : "the mask's tree is too large";
-  bool flip = false;
-  idx = faAttentionPeelNot(idx, &flip);
-  const char *why = faAttentionMaskFromCondition(m, idx, masked != flip, fill);
-  /* The data part as any condition is read: a KV length, or the i1 tensor. */
-  return why ? why : faAttentionMaskFromCondition(m, data, masked, fill);
+  /* Callers rely on `m` changing only where a mask is read: a failed split
+   * leaves it as it was. */
+  FaAttentionMatch *saved = malloc(sizeof *saved);
+  if (!saved)
+    return "out of memory";
+  memcpy(saved, m, sizeof *saved);
+  const char *why = splitParts(m, kind, index, numIndex, data, masked, fill);
+  if (why)
+    memcpy(m, saved, sizeof *saved);
+  free(saved);
+  return why;
 }
