@@ -524,8 +524,8 @@ static bool isRowReductionGeneric(MlirOperation g, int rank) {
 
 /* `row` is a per-row leaf; its tensor must be a max or sum reduction over the
  * last dim of the score space. Returns the tree of the reduced values. */
-static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
-                            FaExprKind kind, const char **why) {
+static FaExpr *reducedInputAs(FaAttentionMatch *m, const FaExpr *row,
+                              FaExprKind kind, const char **why, bool rowDims) {
   MlirOperation red = faValueGetDefiningOp(row->tensor);
   int rank = m->scoreRank;
   bool ok = false;
@@ -561,10 +561,29 @@ static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
     return NULL;
   }
   addChain(m, red);
-  FaExpr *in = faExprBuild(&m->exprs, mlirOperationGetOperand(red, 0), NULL);
+  /* With rowDims, the reduced tensor read as the row leaf is, along the keys
+   * (a guard over a mask broadcast on the heads reads that mask so). */
+  MlirValue src = mlirOperationGetOperand(red, 0);
+  int8_t dims[FA_EXPR_MAX_RANK];
+  intptr_t srcRank = rankOf(src);
+  if (rowDims && (srcRank < 1 || srcRank > FA_EXPR_MAX_RANK || row->rank < srcRank - 1 ||
+                  row->rank > srcRank)) {
+    *why = "a row reduction's result does not read its input's rows";
+    return NULL;
+  }
+  if (rowDims) {
+    memcpy(dims, row->dims, (size_t)(srcRank - 1));
+    dims[srcRank - 1] = (int8_t)(rank - 1);
+  }
+  FaExpr *in = faExprBuild(&m->exprs, src, rowDims ? dims : NULL);
   if (!in)
     *why = m->exprs.error;
   return in;
+}
+
+static FaExpr *reducedInput(FaAttentionMatch *m, const FaExpr *row,
+                            FaExprKind kind, const char **why) {
+  return reducedInputAs(m, row, kind, why, false);
 }
 
 /* 1/x as RECIP(x) or DIV(1, x). */
@@ -656,7 +675,7 @@ static const char *matchDecomposedSoftmax(FaAttentionMatch *m, FaExpr *e,
 static FaExpr *stripMaskedRowGuard(FaAttentionMatch *m, FaExpr *e, FaExpr **guard) {
   *guard = NULL;
   if (e->kind != FA_EXPR_SELECT || !faExprIsConst(faExprStripCasts(e->ops[1]), 0.0) ||
-      !faExprIsRowLeaf(faExprStripCasts(e->ops[0]), m->scoreRank))
+      !faAttentionIsKeyConstantLeaf(faExprStripCasts(e->ops[0]), m->scoreRank))
     return e;
   *guard = faExprStripCasts(e->ops[0]);
   return faExprStripCasts(e->ops[2]);
@@ -665,7 +684,7 @@ static FaExpr *stripMaskedRowGuard(FaAttentionMatch *m, FaExpr *e, FaExpr **guar
 static const char *checkMaskedRowGuard(FaAttentionMatch *m, FaExpr *guard,
                                        const FaExpr *x) {
   const char *why = NULL;
-  FaExpr *all = faExprStripCasts(reducedInput(m, guard, FA_EXPR_AND, &why));
+  FaExpr *all = faExprStripCasts(reducedInputAs(m, guard, FA_EXPR_AND, &why, true));
   if (!all)
     return why;
   bool ok = all->kind == FA_EXPR_CMP && all->pred == FA_CMP_EQ;
@@ -680,7 +699,7 @@ static const char *checkMaskedRowGuard(FaAttentionMatch *m, FaExpr *guard,
       break;
     ok = i == 0;
   }
-  if (!ok)
+  if (!ok && !faAttentionNoteRowGuardOnMask(m, all))
     return "the select around the softmax is not a fully-masked-row guard";
   faExprForEachOp(all, NULL, addChainCallback, m);
   return NULL;
@@ -709,7 +728,7 @@ static const char *matchSoftmax(FaAttentionMatch *m, MlirValue p, FaExpr **x,
   if (!castsKeepPrecision(top))
     return "the probabilities are cast to a type other than f16, bf16, f32 or f64";
   *isCandidate = looksLikeSoftmax(e);
-  e = stripMaskedRowGuard(m, e, &guard);
+  e = stripMaskedRowGuard(m, faAttentionStripPostSoftmaxZero(m, e), &guard);
   const char *why;
   if (e->kind == FA_EXPR_LEAF && faOpIsA(faValueGetDefiningOp(e->tensor), "linalg.softmax")) {
     *isCandidate = true;
@@ -825,17 +844,7 @@ static bool iotaLeafDim(const FaExpr *e, int *dim) {
   return true;
 }
 
-/* The value a mask gives the scores it masks: -inf, or a finite fill that
- * replaces them (a select) or is added to them (an additive select). A
- * finite fill is not -inf: where it masks every key of a row, the source
- * averages V (the masked scores are equal) while the op's masked rows give
- * 0, so it may stand for a mask only where no row can be fully masked. */
-typedef struct {
-  double value;
-  bool replaces;
-  MlirType type; /* a replacing fill: the select's type (else null) */
-} MaskFill;
-
+/* MaskFill: AttentionMatch.h. */
 static bool fillIsFinite(MaskFill fill) { return isfinite(fill.value); }
 
 /* Significand bits of a float type (0: not a float). */
@@ -1671,6 +1680,14 @@ static const char *maskFunctionOrTensor(FaAttentionMatch *m, const FaExpr *cond,
   return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
 }
 
+/* A mask function, or a data tensor and index compares (DataMasks.c). */
+static const char *maskFunctionOrData(FaAttentionMatch *m, const FaExpr *cond,
+                                      bool maskedWhenTrue, MaskFill fill) {
+  bool tried;
+  const char *why = faAttentionSplitDataMask(m, cond, maskedWhenTrue, fill, &tried);
+  return tried ? why : maskFunctionOrTensor(m, cond, maskedWhenTrue, fill);
+}
+
 /* A boolean condition marking masked scores (or, if !maskedWhenTrue, the
  * visible ones): index compares or a constant triangle; `and true` is
  * looked through. */
@@ -1683,14 +1700,18 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
     else if (faExprIsConst(faExprStripCasts(cond->ops[0]), 1.0))
       cond = faExprStripCasts(cond->ops[1]);
     else
-      return maskFunctionOrTensor(m, cond, maskedWhenTrue, fill);
+      return maskFunctionOrData(m, cond, maskedWhenTrue, fill);
   }
   /* or / not of index compares: a mask function; otherwise an i1 tensor of
    * the source's (as such conditions were read before they were
    * understood: a boolean mask). */
   if (cond && (cond->kind == FA_EXPR_OR || cond->kind == FA_EXPR_XOR ||
                cond->kind == FA_EXPR_NOT)) {
-    const char *why = setMaskFunction(m, cond, maskedWhenTrue, fill);
+    bool tried;
+    const char *why = faAttentionSplitDataMask(m, cond, maskedWhenTrue, fill, &tried);
+    if (tried)
+      return why;
+    why = setMaskFunction(m, cond, maskedWhenTrue, fill);
     if (!why || !cond->tensor.ptr)
       return why;
     return setBooleanMask(m, (FaExpr *)cond, maskedWhenTrue, fill);
@@ -1721,6 +1742,16 @@ static const char *causalFromCondition(FaAttentionMatch *m, const FaExpr *cond,
   return causalFromCompare(m, withDecodeRow(m, cond), maskedWhenTrue, fill);
 }
 
+const char *faAttentionMaskFromCondition(FaAttentionMatch *m, const FaExpr *cond,
+                                         bool maskedWhenTrue, MaskFill fill) {
+  return causalFromCondition(m, cond, maskedWhenTrue, fill);
+}
+
+const char *faAttentionSetBooleanMask(FaAttentionMatch *m, FaExpr *mask,
+                                      bool maskedValue, MaskFill fill) {
+  return setBooleanMask(m, mask, maskedValue, fill);
+}
+
 /* A constant that masks: -inf, or finite at most kMaskValue once scaled by
  * `scale` (the scales applied after it). */
 static bool maskConst(const FaExpr *e, double scale, double *value) {
@@ -1744,14 +1775,18 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
     if ((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
         (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) {
       /* The setters change `m` only when they succeed. */
-      if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false, {NULL}}))
+      if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false, {NULL}})) {
+        m->additiveMask = true;
         return NULL;
+      }
     }
   }
   if (!b->tensor.ptr)
     return "the bias is computed inside the scores' own operation";
-  if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset))
+  if (constantCausalOffset(m, b, MASK_ADDITIVE, &offset)) {
+    m->additiveMask = true;
     return setCausal(m, offset, (MaskFill){-INFINITY, false, {NULL}});
+  }
   if (m->bias)
     return "more than one bias is added to the scores";
   m->bias = b;
@@ -1790,6 +1825,9 @@ static const char *addSelectMask(FaAttentionMatch *m, FaExpr *sel, FaExpr **next
     return "a select on the scores does not pick between the scores and -inf "
            "or a finite fill of at most -1e4";
   *next = aMask ? sel->ops[2] : sel->ops[1];
+  m->selectCond = sel->ops[0];
+  m->selectMaskedWhenTrue = aMask;
+  m->numSelectMasks++;
   return causalFromCondition(m, sel->ops[0], aMask, roundedFill(m, aMask ? fa : fb, sel->type));
 }
 
@@ -2192,7 +2230,12 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       x = x->ops[si];
       break;
     }
-    case FA_EXPR_SELECT:
+    case FA_EXPR_MAX:
+    case FA_EXPR_SELECT: {
+      bool clamp;
+      TRY_MATCH(faAttentionMatchClampLowest(m, x, scaled, &x, &clamp));
+      if (clamp)
+        break;
       if (m->softcap)
         return "a mask is applied before the softcap (the source caps the masked "
                "scores to -c, the op would drop them)";
@@ -2200,6 +2243,7 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
         return "a negative scale is applied to masked scores";
       TRY_MATCH(addSelectMask(m, x, &x));
       break;
+    }
     case FA_EXPR_TANH:
       return "a tanh on the scores is not a softcap c * tanh(s / c)";
     default:
@@ -2982,6 +3026,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));
+  TRY_MATCH(faAttentionCheckPostSoftmaxZero(m));
   faExprForEachOp(x, m->bias, addChainCallback, m);
   MlirOperation qkOp = faValueGetDefiningOp(peelScoreLayout(scores->tensor, m));
   m->qk = qkOp;
@@ -2993,6 +3038,7 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(qkOp, 2)));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
   TRY_MATCH(matchLse(m, x));
+  TRY_MATCH(faAttentionCheckClampLowest(m));
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
   if (m->bias) {

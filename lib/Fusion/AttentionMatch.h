@@ -85,8 +85,80 @@ typedef struct FaAttentionMatch {
   /* Layout ops around Q, K, V and the accumulators; erased if they die. */
   MlirOperation maybeDead[FA_MATCH_MAX_OPS];
   int numMaybeDead;
+  /* Post-softmax zeroing (PostSoftmax.c): P is zeroed where `zeroKeys`
+   * holds, or on the rows where `zeroRowsAll` (the input of a row `all`)
+   * holds for every key; fusion takes it where that is exactly the score
+   * mask of the one select (`selectCond`, marking masked scores where
+   * `selectMaskedWhenTrue`). */
+  const FaExpr *zeroKeys, *zeroRowsAll;
+  const FaExpr *selectCond;
+  bool selectMaskedWhenTrue;
+  int numSelectMasks;
+  bool additiveMask; /* a mask was read from an additive select or triangle */
+  /* max(x, lowest f32) at the softmax input (ClampLowest.c): the op's bias
+   * becomes the bias clamped the same way (maxnumf where the source's clamp
+   * keeps the lowest for NaN, maximumf where it propagates NaN). */
+  bool clampLowest, clampNumeric;
   FaExprBuilder exprs; /* owns `bias` */
 } FaAttentionMatch;
+
+/* The value a mask gives the scores it masks: -inf, or a finite fill that
+ * replaces them (a select) or is added to them (an additive select). A
+ * finite fill is not -inf: where it masks every key of a row, the source
+ * averages V (the masked scores are equal) while the op's masked rows give
+ * 0, so it may stand for a mask only where no row can be fully masked. */
+typedef struct {
+  double value;
+  bool replaces;
+  MlirType type; /* a replacing fill: the select's type (else null) */
+} MaskFill;
+
+/* Reads a boolean condition on the scores (marking masked scores where
+ * `maskedWhenTrue`) as causal_offset, kv_len, a mask function or a boolean
+ * mask (AttentionMatch.c). */
+const char *faAttentionMaskFromCondition(FaAttentionMatch *m, const FaExpr *cond,
+                                         bool maskedWhenTrue, MaskFill fill);
+/* An i1 tensor of the source's as the boolean mask bias. */
+const char *faAttentionSetBooleanMask(FaAttentionMatch *m, FaExpr *mask,
+                                      bool maskedValue, MaskFill fill);
+
+/* `e` (stripped) without its negations (tosa.logical_not, xori with true);
+ * `*neg` flips with each. */
+const FaExpr *faAttentionPeelNot(const FaExpr *e, bool *neg);
+
+/* DataMasks.c: a condition that combines a data tensor (an i1 padding mask)
+ * with index compares, split into the two where that is exact. Returns
+ * NULL where it matched, `*tried` false where `cond` is no such
+ * combination. */
+const char *faAttentionSplitDataMask(FaAttentionMatch *m, const FaExpr *cond,
+                                     bool maskedWhenTrue, MaskFill fill, bool *tried);
+
+/* A leaf that is one value per row: every dim it reads but the key's
+ * (broadcast over the heads, or the batch, allowed), as a row reduction
+ * over the keys gives it. */
+bool faAttentionIsKeyConstantLeaf(const FaExpr *e, int rank);
+
+/* PostSoftmax.c: P = select(c, 0, softmax) zeroing the probabilities where
+ * c holds (masked_fill(mask, 0.0) after the softmax): records c and returns
+ * the softmax, or `e` itself. */
+FaExpr *faAttentionStripPostSoftmaxZero(FaAttentionMatch *m, FaExpr *e);
+/* A fully-masked-row guard all_j(c) over a condition c of the mask (not of
+ * the scores): recorded for faAttentionCheckPostSoftmaxZero. False where
+ * `all` is no boolean condition. */
+bool faAttentionNoteRowGuardOnMask(FaAttentionMatch *m, const FaExpr *all);
+/* After the scores are read: the zeroing must be exactly the score mask's
+ * (then a finite fill stands for -inf: the source's fully masked rows are 0,
+ * as the op's). */
+const char *faAttentionCheckPostSoftmaxZero(FaAttentionMatch *m);
+
+/* ClampLowest.c: `x` (stripped) is max(y, lowest f32) at the softmax input,
+ * before anything else: records it and sets `*next` to y. `*tried` false
+ * where `x` is no such clamp. */
+const char *faAttentionMatchClampLowest(FaAttentionMatch *m, FaExpr *x, bool scaled,
+                                        FaExpr **next, bool *tried);
+/* After the scores are read: under the clamp only a scale and one plain
+ * bias (no mask the clamp would turn finite). */
+const char *faAttentionCheckClampLowest(const FaAttentionMatch *m);
 
 /* Ops that may be a contraction of an attention chain (named matmuls,
  * linalg.generic, tosa.matmul): the pass's candidates. */

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <float.h>
 #include <string.h>
 
 /* --- rewrite --------------------------------------------------------------- */
@@ -132,6 +133,18 @@ static MlirValue buildComputedBias(MlirRewriterBase rw, MlirLocation loc, const 
   return faBuildElementwise(rw, loc, name, 2, ops, t);
 }
 
+/* max(bias, lowest f32) for scores the source clamps there (ClampLowest.c),
+ * NaN as the source's clamp treats it. */
+static MlirValue buildClampedBias(MlirRewriterBase rw, MlirLocation loc,
+                                  const FaAttentionMatch *m, MlirValue bias) {
+  MlirType type = mlirValueGetType(bias);
+  MlirAttribute lowest = mlirFloatAttrDoubleGet(mlirLocationGetContext(loc),
+                                                mlirShapedTypeGetElementType(type), -FLT_MAX);
+  MlirValue ops[2] = {bias, faBuildSplat(rw, loc, lowest, type, bias)};
+  return faBuildElementwise(rw, loc, m->clampNumeric ? "arith.maxnumf" : "arith.maximumf", 2,
+                            ops, type);
+}
+
 static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
                            const FaAttentionMatch *m) {
   int group[4];
@@ -139,6 +152,8 @@ static MlirValue buildBias(MlirRewriterBase rw, MlirLocation loc,
   bool direct;
   MlirValue t = m->biasSource ? buildComputedBias(rw, loc, m->bias, m->biasSource)
                               : m->bias->tensor;
+  if (m->clampLowest)
+    t = buildClampedBias(rw, loc, m, t);
   if (!faAttentionBiasPlan(m, group, shape, &direct) && !direct) {
     for (int d = 0; d < 4; ++d)
       shape[d] = orDynamic(shape[d]);

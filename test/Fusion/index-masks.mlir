@@ -250,11 +250,13 @@ func.func @i8_wraps(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tens
 
 // -----
 
-// Near miss: causal and a padding tensor in one condition (a capture would be
-// needed): refused.
+// Causal and a padding tensor in one condition with a -inf fill: the two
+// split exactly (DataMasks.c, test/Fusion/data-masks.mlir): causal_offset and
+// the padding tensor's boolean mask over its own shape.
 // CHECK-LABEL: func.func @index_and_padding
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a mask combines conditions that are not all compares of query and key indices
+// CHECK: %[[B:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[B]]) {causal_offset = 0 : i64,
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @index_and_padding(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi1>) -> tensor<2x2x8x16xf32> {
   %z = arith.constant 0.0 : f32
