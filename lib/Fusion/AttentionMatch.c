@@ -14,6 +14,7 @@
 #include "Fusion/AttentionMatch.h"
 #include "Support/Builders.h"
 #include "Fusion/DimEquality.h"
+#include "Fusion/Sinks.h"
 #include "Fusion/Transpose.h"
 
 #include "mlir-c/AffineExpr.h"
@@ -35,6 +36,11 @@
     if (why_)                                                                  \
       return why_;                                                             \
   } while (0)
+
+static const char *const kNotDominant =
+    "a finite mask fill does not provably dominate every visible score "
+    "(masked keys would keep weight in the source; -inf or the lowest value "
+    "of the scores' type would not)";
 
 /* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
@@ -1741,8 +1747,9 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
      * as an additive tensor, as PyTorch's SDPA decomposition does. */
     bool zeroFirst = faExprIsConst(faExprStripCasts(b->ops[1]), 0.0);
     bool zeroSecond = faExprIsConst(faExprStripCasts(b->ops[2]), 0.0);
-    if ((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
-        (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) {
+    if (((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
+         (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) &&
+        !(m->addedFillsAsBias && isfinite(fill) && b->tensor.ptr)) {
       /* The setters change `m` only when they succeed. */
       if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false, {NULL}}))
         return NULL;
@@ -1950,9 +1957,7 @@ static const char *checkFiniteMask(FaAttentionMatch *m) {
   double boundGap = -s + fmin(bias.lo, 0) - masked;
   if (fmax(tieGap, boundGap) >= need)
     return NULL;
-  return "a finite mask fill does not provably dominate every visible score "
-         "(masked keys would keep weight in the source; -inf or the lowest value "
-         "of the scores' type would not)";
+  return kNotDominant;
 }
 
 /* A bias added to the scores in f16 or bf16: the source rounds each sum to
@@ -2919,6 +2924,26 @@ const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
   return NULL;
 }
 
+/* --- for the spellings in files of their own ------------------------------- */
+
+void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op) { addChain(m, op); }
+
+void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op) { addMaybeDead(m, op); }
+
+bool faAttentionLooksLikeSoftmax(FaAttentionMatch *m, MlirValue v) {
+  faExprBuilderInit(&m->exprs);
+  return looksLikeSoftmax(faExprBuild(&m->exprs, v, NULL));
+}
+
+FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
+                                FaExprKind kind, const char **why) {
+  return reducedInput(m, row, kind, why);
+}
+
+MlirValue faAttentionPeelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
+  return peelBatchReshape(v, merge, reshape);
+}
+
 /* --- entry ------------------------------------------------------------------- */
 
 /* A reshape to [BH, M, N] of a 4-D softmax-like tensor that
@@ -2936,10 +2961,11 @@ static bool isUnprovenBatchMerge(FaAttentionMatch *m, MlirValue v) {
   return looksLikeSoftmax(faExprBuild(&m->exprs, src, NULL));
 }
 
-const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
-                             bool *isCandidate) {
+static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
+                              bool *isCandidate, bool addedFillsAsBias) {
   *isCandidate = false;
   memset(m, 0, offsetof(FaAttentionMatch, exprs));
+  m->addedFillsAsBias = addedFillsAsBias;
   m->scale = 1.0;
   m->pv = m->root = op;
   Contraction pv, qk;
@@ -2974,11 +3000,13 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
     return "P reaches P*V through a copy that may broadcast it (its sizes are not "
            "provably the softmax's)";
   }
+  TRY_MATCH(faSinksPeelSlice(m, &p, isCandidate));
   m->scoreRank = (int)rankOf(p);
   m->scores = p;
   faExprBuilderInit(&m->exprs);
   FaExpr *x = NULL, *scores = NULL;
   TRY_MATCH(matchSoftmax(m, p, &x, isCandidate));
+  TRY_MATCH(faSinksMatch(m, &x));
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));
@@ -2993,6 +3021,8 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(qkOp, 2)));
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
   TRY_MATCH(matchLse(m, x));
+  if (m->lseRoot.ptr && (m->sinks.ptr || m->scoresViewed))
+    return "a log-sum-exp beside sinks or scores read through a batch view is not fused";
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
   if (m->bias) {
@@ -3002,4 +3032,14 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
     TRY_MATCH(faAttentionBiasPlan(m, group, shape, &direct));
   }
   return NULL;
+}
+
+/* An added finite fill that cannot stand for -inf (its dominance unproven)
+ * is what the source adds: the additive tensor becomes the bias (exact). */
+const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
+                             bool *isCandidate) {
+  const char *why = matchChain(op, m, isCandidate, false);
+  if (why == kNotDominant && m->fillAdded)
+    why = matchChain(op, m, isCandidate, true);
+  return why;
 }

@@ -41,6 +41,8 @@ typedef struct FaAttentionMatch {
   double fillTieGap;        /* the least gap below visible scores that the
                                fills' types prove (0: none), scaled */
   bool fillAdded;           /* one is added to the scores (not replacing them) */
+  bool addedFillsAsBias;    /* an added finite fill's tensor is a bias, not a
+                               mask (where the mask's dominance is unproven) */
   bool biasAfterFill;       /* the bias is added after a finite fill */
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
@@ -73,6 +75,12 @@ typedef struct FaAttentionMatch {
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */
   int64_t kvLenAdjust;      /* masked; NULL if there is no KV-length mask */
   bool kvLenPerHead;        /* kvLen varies with the (query) head too: [B, H] */
+  /* gpt-oss's sinks: the [Hq] tensor whose logits P's softmax also took,
+   * as a column it dropped (the slice, in the chain); null: none. */
+  MlirValue sinks;
+  MlirOperation sinkSlice;
+  bool scoresViewed;        /* the scores were read through a batch view
+                               (BatchViews.c): no lse */
   MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
                                the attention (replaced by the op's lse), or null */
   int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
@@ -103,5 +111,20 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
  * expanded to `shape` with `group[d]` the bias dim of each new dim. */
 const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
                                 int64_t *shape, bool *direct);
+
+/* For the spellings in files of their own (Sinks.c, BatchViews.c): the
+ * matcher's bookkeeping and readers. */
+void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op);
+void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op);
+/* Whether `v` reads as a softmax-like tree (worth a remark when refused);
+ * resets m->exprs. */
+bool faAttentionLooksLikeSoftmax(FaAttentionMatch *m, MlirValue v);
+/* The input of the row reduction `row` (a row leaf) of `kind` (MAX, ADD),
+ * the reduction joining the chain; NULL with `*why` otherwise. */
+FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
+                                FaExprKind kind, const char **why);
+/* The source of a reshape between [B, H, X, Y] and [B*H, X, Y] (`merge`:
+ * to the rank-3 form) that `v` is, and that reshape; null otherwise. */
+MlirValue faAttentionPeelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape);
 
 #endif

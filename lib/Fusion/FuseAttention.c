@@ -266,7 +266,8 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
       .k = expandTo4(rw, loc, m->k.value, m->b, m->hkv),
       .v = expandTo4(rw, loc, m->v.value, m->b, m->hkv),
       .bias = m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
-      .kvLen = m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
+      .kvLen = m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL},
+      .sinks = m->sinks};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
   FaAttentionAttrs attrs = {.scale = (float)m->scale,
                             .causal = m->causal,
