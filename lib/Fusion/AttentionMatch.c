@@ -2233,6 +2233,14 @@ static MlirValue peelTranspose(MlirOperation def, MlirValue v) {
 }
 
 /* x * c, c * x or x / c elementwise: returns x and multiplies *scale. */
+/* `e` without its casts, but not through a tosa.tile the builder reads as a
+ * broadcast (the tile is the whole tensor a scale multiplies). */
+static FaExpr *stripCastsToTile(FaExpr *e) {
+  while (e && e->kind == FA_EXPR_CAST && !faOpIsA(e->op, "tosa.tile"))
+    e = e->ops[0];
+  return e;
+}
+
 static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
   int base = m->exprs.numNodes;
   FaExpr *e = faExprStripCasts(faExprBuild(&m->exprs, v, NULL));
@@ -2242,7 +2250,7 @@ static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
     m->exprs.error = NULL;
     return none;
   }
-  FaExpr *a = faExprStripCasts(e->ops[0]), *b = faExprStripCasts(e->ops[1]);
+  FaExpr *a = stripCastsToTile(e->ops[0]), *b = stripCastsToTile(e->ops[1]);
   FaExpr *leaf = NULL;
   double c = 0;
   /* The scaled operand is any whole tensor (a leaf or an inlined op). */

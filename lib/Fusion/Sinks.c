@@ -30,20 +30,6 @@ static void addMaybeDeadCallback(MlirOperation op, void *m) { faAttentionAddMayb
 
 /* --- the slice ---------------------------------------------------------------- */
 
-/* The `n` static values of a tosa.const_shape. */
-static bool constShape(MlirValue v, int64_t *out, intptr_t n) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  if (!faOpIsA(def, "tosa.const_shape"))
-    return false;
-  MlirAttribute a = faOpGetAttr(def, "values");
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
-      mlirElementsAttrGetNumElements(a) != n)
-    return false;
-  for (intptr_t i = 0; i < n; ++i)
-    out[i] = mlirDenseElementsAttrGetIndexValue(a, i);
-  return true;
-}
-
 /* The static offsets, sizes and strides of a slice (tensor.extract_slice
  * without dynamic ones, or tosa.slice with constant shapes). */
 static bool sliceParams(MlirOperation op, intptr_t rank, int64_t *off, int64_t *size,
@@ -52,8 +38,8 @@ static bool sliceParams(MlirOperation op, intptr_t rank, int64_t *off, int64_t *
     for (intptr_t i = 0; i < rank; ++i)
       stride[i] = 1;
     return mlirOperationGetNumOperands(op) == 3 &&
-           constShape(mlirOperationGetOperand(op, 1), off, rank) &&
-           constShape(mlirOperationGetOperand(op, 2), size, rank);
+           faConstShapeGet(mlirOperationGetOperand(op, 1), off, rank) &&
+           faConstShapeGet(mlirOperationGetOperand(op, 2), size, rank);
   }
   if (!faOpIsA(op, "tensor.extract_slice") || mlirOperationGetNumOperands(op) != 1)
     return false;
@@ -135,46 +121,20 @@ static FaExpr *stripExactCasts(FaExpr *e) {
   return e;
 }
 
-/* A leaf that is a tosa.tile of a tensor whose tiled dims are all 1 (a
- * broadcast), read as that tensor; NULL for any other tile. */
-static FaExpr *readTile(FaAttentionMatch *m, FaExpr *leaf) {
-  MlirOperation tile = faValueGetDefiningOp(leaf->tensor);
-  MlirValue src = mlirOperationGetOperand(tile, 0);
-  int64_t mult[MAX_RANK];
-  int8_t dims[MAX_RANK];
-  if (mlirOperationGetNumOperands(tile) != 2 || rankOf(src) != leaf->rank ||
-      !constShape(mlirOperationGetOperand(tile, 1), mult, leaf->rank))
-    return NULL;
-  for (int k = 0; k < leaf->rank; ++k) {
-    if (mult[k] != 1 && sizeOf(src, k) != 1)
-      return NULL;
-    dims[k] = mult[k] == 1 ? leaf->dims[k] : -1;
-  }
-  faAttentionAddMaybeDead(m, tile);
-  return faExprBuild(&m->exprs, src, dims);
-}
-
 /* The [H] tensor the sink column (read over the score space) broadcasts:
  * its one dim is the head (score dim 1). */
 static const char *sinkVector(FaAttentionMatch *m, FaExpr *col, MlirValue *out) {
-  for (int steps = 0; steps < 4 && col; ++steps) {
-    FaExpr *e = stripExactCasts(col);
-    if (!e)
-      return "the sink column is rounded on its way to the scores";
-    if (e->kind != FA_EXPR_LEAF)
-      return "the sink column is computed, not a per-head tensor";
-    if (!faOpIsA(faValueGetDefiningOp(e->tensor), "tosa.tile")) {
-      MlirType et = e->type;
-      if (e->rank != 1 || e->dims[0] != 1 || sizeOf(e->tensor, 0) != sizeOf(m->scores, 1) ||
-          !(mlirTypeIsAF32(et) || mlirTypeIsAF16(et) || mlirTypeIsABF16(et)))
-        return "the sink column is not a per-head [H] f32, f16 or bf16 tensor";
-      faExprForEachOp(col, NULL, addMaybeDeadCallback, m);
-      *out = e->tensor;
-      return NULL;
-    }
-    col = readTile(m, e);
-  }
-  return m->exprs.error ? m->exprs.error : "the sink column is not a broadcast per-head tensor";
+  FaExpr *e = stripExactCasts(col);
+  if (!e)
+    return m->exprs.error ? m->exprs.error : "the sink column is rounded on its way to the scores";
+  MlirType et = e->type;
+  if (e->kind != FA_EXPR_LEAF || e->rank != 1 || e->dims[0] != 1 ||
+      sizeOf(e->tensor, 0) != sizeOf(m->scores, 1) ||
+      !(mlirTypeIsAF32(et) || mlirTypeIsAF16(et) || mlirTypeIsABF16(et)))
+    return "the sink column is not a per-head [H] f32, f16 or bf16 tensor";
+  faExprForEachOp(col, NULL, addMaybeDeadCallback, m);
+  *out = e->tensor;
+  return NULL;
 }
 
 const char *faSinksMatch(FaAttentionMatch *m, FaExpr **x) {
