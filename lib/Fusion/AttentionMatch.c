@@ -14,6 +14,7 @@
 #include "Fusion/AttentionMatch.h"
 #include "Support/Builders.h"
 #include "Fusion/DimEquality.h"
+#include "Fusion/BatchViews.h"
 #include "Fusion/Sinks.h"
 #include "Fusion/Transpose.h"
 
@@ -2145,13 +2146,19 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
     if (!x)
       return m->exprs.error ? m->exprs.error : "the scores could not be read";
     switch (x->kind) {
-    case FA_EXPR_LEAF:
+    case FA_EXPR_LEAF: {
+      bool viewed = false;
+      if (!isScoresLeaf(x))
+        TRY_MATCH(faBatchViewsRead(m, x, &viewed));
+      if (viewed)
+        break;
       if (!isScoresLeaf(x))
         return "the softmax input does not come from a Q*K^T matmul";
       if (!readsScoresInPlace(m, x))
         return "the scores are read with a broadcast or permutation";
       *qk = x;
       return NULL;
+    }
     case FA_EXPR_MUL:
     case FA_EXPR_DIV: {
       if (isTanhProduct(x)) {
@@ -3008,6 +3015,7 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
     return "P reaches P*V through a copy that may broadcast it (its sizes are not "
            "provably the softmax's)";
   }
+  TRY_MATCH(faBatchViewsPeelTranspose(m, &p, isCandidate));
   TRY_MATCH(faSinksPeelSlice(m, &p, isCandidate));
   m->scoreRank = (int)rankOf(p);
   m->scores = p;
