@@ -202,16 +202,7 @@ static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D
 /* If `v` comes from a reshape between [B, H, X, Y] and [B*H, X, Y] (merging
  * when `merge`, else splitting), that reshape's source. */
 static MlirValue peelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  *reshape = def;
-  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
-      rankOf(v) != (merge ? 3 : 4))
-    return (MlirValue){NULL};
-  MlirValue src = mlirOperationGetOperand(def, 0);
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
-      !isRegroup(def, merge ? src : v, merge ? v : src, kMergeBatch4))
-    return (MlirValue){NULL};
-  return src;
+  return faAttentionPeelRegroup(v, kMergeBatch4, merge, reshape);
 }
 
 static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
@@ -2955,8 +2946,18 @@ FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
   return reducedInput(m, row, kind, why);
 }
 
-MlirValue faAttentionPeelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
-  return peelBatchReshape(v, merge, reshape);
+MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
+                                 MlirOperation *reshape) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  *reshape = def;
+  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
+      rankOf(v) != (merge ? 3 : 4))
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
+      !isRegroup(def, merge ? src : v, merge ? v : src, groups))
+    return (MlirValue){NULL};
+  return src;
 }
 
 /* --- entry ------------------------------------------------------------------- */
@@ -3000,6 +3001,8 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   if (p4.ptr) {
     addChain(m, reshape);
     p = p4;
+  } else if ((p4 = faBatchViewsPeelFold(m, pv.lhs)).ptr) {
+    p = p4;
   } else if (isUnprovenBatchMerge(m, pv.lhs)) {
     *isCandidate = true;
     return "P reaches P*V through a reshape that is not provably a [B, H] batch merge";
@@ -3023,6 +3026,7 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   FaExpr *x = NULL, *scores = NULL;
   TRY_MATCH(matchSoftmax(m, p, &x, isCandidate));
   TRY_MATCH(faSinksMatch(m, &x));
+  TRY_MATCH(faBatchViewsFoldScores(m, &x));
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));

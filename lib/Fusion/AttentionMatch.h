@@ -79,6 +79,8 @@ typedef struct FaAttentionMatch {
    * as a column it dropped (the slice, in the chain); null: none. */
   MlirValue sinks;
   MlirOperation sinkSlice;
+  int64_t foldHeads;        /* heads folded into the query axis (0: none) */
+  MlirValue foldScores;     /* then P*V's [B, M*H, N] operand */
   bool scoresViewed;        /* the scores were read through a batch view
                                (BatchViews.c): no lse */
   MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
@@ -123,8 +125,10 @@ bool faAttentionLooksLikeSoftmax(FaAttentionMatch *m, MlirValue v);
  * the reduction joining the chain; NULL with `*why` otherwise. */
 FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
                                 FaExprKind kind, const char **why);
-/* The source of a reshape between [B, H, X, Y] and [B*H, X, Y] (`merge`:
- * to the rank-3 form) that `v` is, and that reshape; null otherwise. */
-MlirValue faAttentionPeelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape);
+/* The source of a reshape between rank 4 and rank 3 (`merge`: to the rank-3
+ * form) that `v` is, regrouping the dims as `groups` says (a group id per
+ * rank-4 dim), and that reshape; null otherwise. */
+MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
+                                 MlirOperation *reshape);
 
 #endif

@@ -3,7 +3,10 @@
 #include "Fusion/Transpose.h"
 #include "Support/Builders.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+
+#include <string.h>
 
 static int64_t sizeOf(MlirValue v, intptr_t d) {
   MlirType t = mlirValueGetType(v);
@@ -21,13 +24,30 @@ static bool readsInPlace(const FaExpr *e, MlirValue space) {
   return true;
 }
 
-/* Dims of a [B, H, M, N] read as the [B*H, M, N] space: M, N move down one;
- * false where a dim follows the batch or the head (no view of it there). */
-static bool projectDims(const int8_t *dims, int rank, int8_t *out) {
+/* How a rank-4 computation is read over a rank-3 space: each rank-4 dim's
+ * rank-3 dim (or VARIES: no value of the rank-3 space may follow it, or
+ * QUOTIENT: it is floor(r / heads) of rank-3 dim 1), and the regrouping
+ * whose split a leaf read in place may be (it cancels). */
+enum { VARIES = -2, QUOTIENT = -3 };
+typedef struct {
+  int8_t map[4];
+  const int *groups;
+  int64_t heads;
+  MlirValue space4;
+} View;
+
+static void addChainCallback(MlirOperation op, void *m) { faAttentionAddChain(m, op); }
+
+static const int kMergeBatch[4] = {0, 0, 1, 2}; /* [B, H, M, N] <-> [B*H, M, N] */
+static const int kFoldQuery[4] = {0, 1, 1, 2};  /* [B, M, H, N] <-> [B, M*H, N] */
+
+/* The rank-3 dims of a rank-4 read (broadcasts stay); false where a dim has
+ * no rank-3 dim of its own. */
+static bool projectDims(const View *w, const int8_t *dims, int rank, int8_t *out) {
   for (int k = 0; k < rank; ++k) {
-    if (dims[k] == 0 || dims[k] == 1)
+    if (dims[k] >= 4 || (dims[k] >= 0 && w->map[dims[k]] < 0))
       return false;
-    out[k] = dims[k] < 0 ? dims[k] : (int8_t)(dims[k] - 1);
+    out[k] = dims[k] < 0 ? dims[k] : w->map[dims[k]];
   }
   return true;
 }
@@ -36,58 +56,107 @@ static const char *const kVaries =
     "the scores are combined across a view of the merged batch with a value that "
     "varies with the batch or the head";
 
-static FaExpr *project(FaAttentionMatch *m, const FaExpr *e, MlirValue space4,
-                       const char **why);
+/* floor(r / heads) of rank-3 dim 1, as `type` (an index cast of it). */
+static FaExpr *quotientIndex(FaAttentionMatch *m, const View *w, MlirType type) {
+  MlirType index = mlirIndexTypeGet(mlirTypeGetContext(type));
+  FaExpr *r = faExprNew(&m->exprs, FA_EXPR_INDEX, index);
+  FaExpr *c = faExprNew(&m->exprs, FA_EXPR_CONST, index);
+  FaExpr *q = faExprNew(&m->exprs, FA_EXPR_FLOORDIV, index);
+  if (!r || !c || !q)
+    return NULL;
+  r->dim = 1;
+  c->value = (double)w->heads;
+  q->ops[0] = r;
+  q->ops[1] = c;
+  FaExpr *cast = mlirTypeIsAIndex(type) ? q : faExprNew(&m->exprs, FA_EXPR_CAST, type);
+  if (cast && cast != q)
+    cast->ops[0] = q;
+  return cast;
+}
 
-/* A leaf of the [B, H, M, N] tree in the merged space: one that varies with
- * neither the batch nor the head, or the split of a [B*H, M, N] tensor read
- * in place (that tensor, read on: the split and the merge cancel). */
-static FaExpr *projectLeaf(FaAttentionMatch *m, const FaExpr *e, MlirValue space4,
+/* A constant leaf counting 0, 1, .. along its one non-unit dim, which
+ * follows rank-4 dim `d` (an iota, as TOSA exports build indices). */
+static bool isIotaAlong(const FaExpr *e, int d) {
+  MlirAttribute dense = faConstantOpGetElements(faValueGetDefiningOp(e->tensor));
+  int varying = -1;
+  for (int k = 0; k < e->rank; ++k)
+    if (sizeOf(e->tensor, k) != 1) {
+      if (varying >= 0 || e->dims[k] != d)
+        return false;
+      varying = k;
+    }
+  if (mlirAttributeIsNull(dense) || varying < 0 || !mlirTypeIsAInteger(e->type))
+    return false;
+  for (int64_t t = 0; t < sizeOf(e->tensor, varying); ++t)
+    if (faDenseElementGet(dense, t) != (double)t)
+      return false;
+  return true;
+}
+
+static FaExpr *project(FaAttentionMatch *m, const View *w, const FaExpr *e, const char **why);
+
+/* A leaf of the rank-4 tree in the rank-3 space: one whose dims all have
+ * rank-3 dims, an iota along a QUOTIENT dim, or the split of a rank-3 tensor
+ * read in place (that tensor, read on: the split and the merge cancel). */
+static FaExpr *projectLeaf(FaAttentionMatch *m, const View *w, const FaExpr *e,
                            const char **why) {
   int8_t dims[FA_EXPR_MAX_RANK];
-  if (projectDims(e->dims, e->rank, dims)) {
+  if (projectDims(w, e->dims, e->rank, dims)) {
     FaExpr *n = faExprNew(&m->exprs, e->kind, e->type);
     if (n) {
       *n = *e;
-      for (int k = 0; k < e->rank; ++k)
-        n->dims[k] = dims[k];
+      memcpy(n->dims, dims, sizeof(dims));
     }
     return n;
   }
+  for (int d = 0; d < 4; ++d)
+    if (w->map[d] == QUOTIENT && isIotaAlong(e, d))
+      return quotientIndex(m, w, e->type);
   MlirOperation split;
-  MlirValue low = faAttentionPeelBatchReshape(e->tensor, false, &split);
-  if (!low.ptr || !readsInPlace(e, space4)) {
+  MlirValue low = w->groups ? faAttentionPeelRegroup(e->tensor, w->groups, false, &split)
+                            : (MlirValue){NULL};
+  if (!low.ptr || !readsInPlace(e, w->space4)) {
     *why = kVaries;
     return NULL;
   }
   faAttentionAddChain(m, split);
-  return faExprBuild(&m->exprs, low, NULL);
+  /* Read on in the rank-3 space as it is (no split of its own). */
+  static const View kSame = {{0, 1, 2, VARIES}, NULL, 0, {NULL}};
+  FaExpr *t = faExprBuild(&m->exprs, low, NULL);
+  return t ? project(m, &kSame, t, why) : NULL;
 }
 
-/* The tree `e` over [B, H, M, N] read over [B*H, M, N] (new nodes; a node
- * whose tensor follows the batch or the head keeps no tensor: it is then
- * computed inside the scores' operation, as fusion reads such nodes). */
-static FaExpr *project(FaAttentionMatch *m, const FaExpr *e, MlirValue space4,
-                       const char **why) {
+/* The tree `e` over the rank-4 space read over the rank-3 one (new nodes; a
+ * node whose tensor has no rank-3 read keeps no tensor: it is then computed
+ * inside the scores' operation, as fusion reads such nodes). x + 0 is x
+ * (baddbmm on zeros; only -0 becomes +0, the same to a softmax). */
+static FaExpr *project(FaAttentionMatch *m, const View *w, const FaExpr *e, const char **why) {
   if (!e)
     return NULL;
   if (e->kind == FA_EXPR_LEAF)
-    return projectLeaf(m, e, space4, why);
-  if (e->kind == FA_EXPR_INDEX && e->dim < 2) {
+    return projectLeaf(m, w, e, why);
+  for (int i = 0; e->kind == FA_EXPR_ADD && i < 2; ++i)
+    if (faExprIsConst(e->ops[i], 0.0) && e->ops[1 - i]) {
+      faExprForEachOp(e, e->ops[1 - i], addChainCallback, m);
+      return project(m, w, e->ops[1 - i], why);
+    }
+  if (e->kind == FA_EXPR_INDEX && (e->dim < 0 || e->dim >= 4 || w->map[e->dim] == VARIES)) {
     *why = kVaries;
     return NULL;
   }
+  if (e->kind == FA_EXPR_INDEX && w->map[e->dim] == QUOTIENT)
+    return quotientIndex(m, w, e->type);
   FaExpr *n = faExprNew(&m->exprs, e->kind, e->type);
   if (!n)
     return NULL;
   *n = *e;
-  n->dim = e->kind == FA_EXPR_INDEX ? e->dim - 1 : e->dim;
-  if (n->tensor.ptr && !projectDims(e->dims, e->rank, n->dims)) {
+  n->dim = e->kind == FA_EXPR_INDEX ? w->map[e->dim] : e->dim;
+  if (n->tensor.ptr && !projectDims(w, e->dims, e->rank, n->dims)) {
     n->tensor = (MlirValue){NULL};
     n->rank = 0;
   }
   for (int i = 0; i < 3; ++i)
-    if (e->ops[i] && !(n->ops[i] = project(m, e->ops[i], space4, why)))
+    if (e->ops[i] && !(n->ops[i] = project(m, w, e->ops[i], why)))
       return NULL;
   return n;
 }
@@ -96,9 +165,10 @@ static FaExpr *project(FaAttentionMatch *m, const FaExpr *e, MlirValue space4,
  * projected onto the merged space. */
 static const char *readMerge(FaAttentionMatch *m, FaExpr *leaf, MlirValue high,
                              MlirOperation merge) {
+  View w = {{VARIES, VARIES, 1, 2}, kMergeBatch, 0, high};
   FaExpr *tree = faExprBuild(&m->exprs, high, NULL);
   const char *why = m->exprs.error;
-  FaExpr *low = tree ? project(m, tree, high, &why) : NULL;
+  FaExpr *low = tree ? project(m, &w, tree, &why) : NULL;
   if (!low)
     return why ? why : m->exprs.error;
   faAttentionAddChain(m, merge);
@@ -131,7 +201,7 @@ const char *faBatchViewsRead(FaAttentionMatch *m, FaExpr *leaf, bool *read) {
     return NULL;
   bool merged = m->scoreRank == 3;
   MlirOperation view;
-  MlirValue src = faAttentionPeelBatchReshape(leaf->tensor, merged, &view);
+  MlirValue src = faAttentionPeelRegroup(leaf->tensor, kMergeBatch, merged, &view);
   if (!src.ptr || (m->scoreRank != 3 && m->scoreRank != 4))
     return NULL;
   const char *why = merged ? readMerge(m, leaf, src, view) : readSplit(m, leaf, src, view);
@@ -168,5 +238,33 @@ const char *faBatchViewsPeelTranspose(FaAttentionMatch *m, MlirValue *p, bool *i
   }
   faAttentionAddChain(m, def);
   *p = in;
+  return NULL;
+}
+
+MlirValue faBatchViewsPeelFold(FaAttentionMatch *m, MlirValue pvLhs) {
+  MlirOperation fold;
+  MlirValue src = faAttentionPeelRegroup(pvLhs, kFoldQuery, true, &fold);
+  if (!src.ptr || sizeOf(src, 1) < 1 || sizeOf(src, 2) < 1)
+    return (MlirValue){NULL};
+  faAttentionAddChain(m, fold);
+  m->foldHeads = sizeOf(src, 2);
+  m->foldScores = pvLhs;
+  return src;
+}
+
+const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x) {
+  if (!m->foldHeads)
+    return NULL;
+  if (m->sinks.ptr)
+    return "sinks of heads folded into the query axis are not fused";
+  View w = {{0, QUOTIENT, VARIES, 2}, kFoldQuery, m->foldHeads, m->scores};
+  const char *why = NULL;
+  FaExpr *low = project(m, &w, *x, &why);
+  if (!low)
+    return why ? why : m->exprs.error;
+  m->scoreRank = 3;
+  m->scores = m->foldScores;
+  m->scoresViewed = true;
+  *x = low;
   return NULL;
 }

@@ -27,4 +27,15 @@ const char *faBatchViewsRead(FaAttentionMatch *m, FaExpr *leaf, bool *read);
  * a softmax is refused (the reason, `*isCandidate`). */
 const char *faBatchViewsPeelTranspose(FaAttentionMatch *m, MlirValue *p, bool *isCandidate);
 
+/* Heads folded into the query axis (GPTBigCode's multi-query attention:
+ * [B, M, H, N] scores reshaped to [B, M*H, N] for P*V, r = i*H + h): if
+ * `pvLhs` is that fold of a rank-4 tensor, records it (m->foldHeads) and
+ * returns the tensor (the softmax is matched over it); else null. */
+MlirValue faBatchViewsPeelFold(FaAttentionMatch *m, MlirValue pvLhs);
+
+/* After the softmax over `*x` (in [B, M, H, N]) matched, with a fold: `*x`
+ * read over [B, M*H, N], the score space from there on (the query index i
+ * of a mask is floor(r / H); a value that varies with the head is refused). */
+const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x);
+
 #endif
