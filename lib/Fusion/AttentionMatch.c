@@ -2960,6 +2960,18 @@ MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
   return src;
 }
 
+bool faAttentionTermIsCausal(const FaAttentionMatch *m, int t, int64_t *offset) {
+  int64_t k = m->maskTerms[t].k;
+  switch ((FaCmp)m->maskTerms[t].pred) {
+  case FA_CMP_LE: *offset = k; break;
+  case FA_CMP_LT: *offset = k - 1; break;
+  case FA_CMP_GE: *offset = -k; break;
+  case FA_CMP_GT: *offset = -k - 1; break;
+  default: return false;
+  }
+  return termIsCausal(m, t, *offset);
+}
+
 /* --- entry ------------------------------------------------------------------- */
 
 /* A reshape to [BH, M, N] of a 4-D softmax-like tensor that
@@ -3045,6 +3057,7 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
     return "a log-sum-exp beside sinks or scores read through a batch view is not fused";
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
+  faBatchViewsFoldHeads(m);
   if (m->bias) {
     int group[4];
     int64_t shape[4];

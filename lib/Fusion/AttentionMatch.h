@@ -81,6 +81,8 @@ typedef struct FaAttentionMatch {
   MlirOperation sinkSlice;
   int64_t foldHeads;        /* heads folded into the query axis (0: none) */
   MlirValue foldScores;     /* then P*V's [B, M*H, N] operand */
+  bool foldToHeads;         /* the op takes the folded heads as Hq (Q and O
+                               [B, M, H, D] views of the folded rows) */
   bool scoresViewed;        /* the scores were read through a batch view
                                (BatchViews.c): no lse */
   MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
@@ -128,6 +130,8 @@ FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
 /* The source of a reshape between rank 4 and rank 3 (`merge`: to the rank-3
  * form) that `v` is, regrouping the dims as `groups` says (a group id per
  * rank-4 dim), and that reshape; null otherwise. */
+/* Whether mask term t reads exactly "j <= i + *offset" (and that offset). */
+bool faAttentionTermIsCausal(const FaAttentionMatch *m, int t, int64_t *offset);
 MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
                                  MlirOperation *reshape);
 

@@ -257,7 +257,9 @@ const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x) {
     return NULL;
   if (m->sinks.ptr)
     return "sinks of heads folded into the query axis are not fused";
-  View w = {{0, QUOTIENT, VARIES, 2}, kFoldQuery, m->foldHeads, m->scores};
+  /* One head: the rows are the queries (floor(r / 1) = r). */
+  View w = {{0, m->foldHeads == 1 ? 1 : QUOTIENT, VARIES, 2}, kFoldQuery, m->foldHeads,
+            m->scores};
   const char *why = NULL;
   FaExpr *low = project(m, &w, *x, &why);
   if (!low)
@@ -267,4 +269,50 @@ const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x) {
   m->scoresViewed = true;
   *x = low;
   return NULL;
+}
+
+static intptr_t rankOf(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : -1;
+}
+
+/* Whether every mask term reads the folded row r only as floor(r / H). */
+static bool termsReadQueryOnly(const FaAttentionMatch *m) {
+  for (int t = 0; t < m->numMaskTerms; ++t)
+    if (m->maskTerms[t].ci != 0 ||
+        (m->maskTerms[t].qi != 0 &&
+         (m->maskTerms[t].di != m->foldHeads || m->maskTerms[t].oi != 0)))
+      return false;
+  return true;
+}
+
+/* [B, M*H, X] values the op reads or writes as [B, M, H, X] views. */
+static bool isFoldedRows(MlirValue v, int64_t b, int64_t rows) {
+  return rankOf(v) == 3 && sizeOf(v, 0) == b && sizeOf(v, 1) == rows;
+}
+
+void faBatchViewsFoldHeads(FaAttentionMatch *m) {
+  int64_t b = m->foldHeads ? sizeOf(m->foldScores, 0) : -1;
+  int64_t rows = m->foldHeads ? sizeOf(m->foldScores, 1) : -1;
+  if (b < 1 || rows < 1 || m->bias || m->kvLen || m->causal || m->q.narrow.ptr ||
+      m->k.groups != 1 || rankOf(m->k.value) != 3 || rankOf(m->v.value) != 3 ||
+      !isFoldedRows(m->q.value, b, rows) ||
+      !isFoldedRows(mlirOperationGetResult(m->root, 0), b, rows) || !termsReadQueryOnly(m))
+    return;
+  for (int t = 0; t < m->numMaskTerms; ++t)
+    if (m->maskTerms[t].qi) {
+      m->maskTerms[t].ci = m->maskTerms[t].qi;
+      m->maskTerms[t].qi = 0;
+    }
+  int64_t offset;
+  if (m->numMaskNodes == 1 && m->maskNodes[0].kind == FA_MASK_TERM &&
+      faAttentionTermIsCausal(m, m->maskNodes[0].a, &offset)) {
+    m->causal = true;
+    m->causalOffset = offset;
+    m->numMaskTerms = m->numMaskNodes = 0;
+  }
+  m->foldToHeads = true;
+  m->b = b;
+  m->h = m->foldHeads;
+  m->hkv = 1;
 }

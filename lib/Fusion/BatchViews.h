@@ -38,4 +38,12 @@ MlirValue faBatchViewsPeelFold(FaAttentionMatch *m, MlirValue pvLhs);
  * of a mask is floor(r / H); a value that varies with the head is refused). */
 const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x);
 
+/* With a fold, after the layout is planned: where nothing reads the folded
+ * row r but as the query floor(r / H) (mask terms; no bias, KV length or
+ * causal compare of r) and Q is the [B, M*H, D] fold, the op takes the heads:
+ * Hq = H, Hkv = 1, Q and O as [B, M, H, D] views (m->foldToHeads), the mask
+ * terms in the query index, a lone causal one the causal_offset. Otherwise
+ * the match keeps the folded rows (exact as they are). */
+void faBatchViewsFoldHeads(FaAttentionMatch *m);
+
 #endif
