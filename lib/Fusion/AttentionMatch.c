@@ -31,13 +31,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY_MATCH(x)                                                           \
-  do {                                                                         \
-    const char *why_ = (x);                                                    \
-    if (why_)                                                                  \
-      return why_;                                                             \
-  } while (0)
-
 static const char *const kNotDominant =
     "a finite mask fill does not provably dominate every visible score "
     "(masked keys would keep weight in the source; -inf or the lowest value "
@@ -2933,6 +2926,10 @@ const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
 /* --- for the spellings in files of their own ------------------------------- */
 
 void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op) { addChain(m, op); }
+
+intptr_t faAttentionRankOf(MlirValue v) { return rankOf(v); }
+
+int64_t faAttentionSizeOf(MlirValue v, intptr_t d) { return sizeOf(v, d); }
 
 void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op) { addMaybeDead(m, op); }
 

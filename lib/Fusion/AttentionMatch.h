@@ -6,6 +6,15 @@
 #include "Fusion/AttentionExpr.h"
 
 #define FA_MATCH_MAX_OPS 96
+
+/* Returns the reason `x` gives, if any (the matchers' steps). */
+#define TRY_MATCH(x)                                                           \
+  do {                                                                         \
+    const char *why_ = (x);                                                    \
+    if (why_)                                                                  \
+      return why_;                                                             \
+  } while (0)
+
 #define FA_MASK_MAX_TERMS 6
 enum { FA_MASK_TERM, FA_MASK_AND, FA_MASK_OR, FA_MASK_NOT, FA_MASK_TRUE };
 
@@ -119,6 +128,10 @@ const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
 /* For the spellings in files of their own (Sinks.c, BatchViews.c): the
  * matcher's bookkeeping and readers. */
 void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op);
+/* The rank of a ranked tensor value (-1 otherwise) and a dim's static size
+ * (-1 where dynamic). */
+intptr_t faAttentionRankOf(MlirValue v);
+int64_t faAttentionSizeOf(MlirValue v, intptr_t d);
 void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op);
 /* Whether `v` reads as a softmax-like tree (worth a remark when refused);
  * resets m->exprs. */

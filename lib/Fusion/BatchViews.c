@@ -8,18 +8,14 @@
 
 #include <string.h>
 
-static int64_t sizeOf(MlirValue v, intptr_t d) {
-  MlirType t = mlirValueGetType(v);
-  return mlirShapedTypeIsDynamicDim(t, d) ? -1 : mlirShapedTypeGetDimSize(t, d);
-}
-
 /* Whether `e` reads its tensor in place over the score space `space` (each
  * dim the score dim of its position, static sizes equal). */
 static bool readsInPlace(const FaExpr *e, MlirValue space) {
   if (e->rank != mlirShapedTypeGetRank(mlirValueGetType(space)))
     return false;
   for (int k = 0; k < e->rank; ++k)
-    if (e->dims[k] != k || sizeOf(e->tensor, k) < 0 || sizeOf(e->tensor, k) != sizeOf(space, k))
+    if (e->dims[k] != k || faAttentionSizeOf(e->tensor, k) < 0 ||
+        faAttentionSizeOf(e->tensor, k) != faAttentionSizeOf(space, k))
       return false;
   return true;
 }
@@ -80,14 +76,14 @@ static bool isIotaAlong(const FaExpr *e, int d) {
   MlirAttribute dense = faConstantOpGetElements(faValueGetDefiningOp(e->tensor));
   int varying = -1;
   for (int k = 0; k < e->rank; ++k)
-    if (sizeOf(e->tensor, k) != 1) {
+    if (faAttentionSizeOf(e->tensor, k) != 1) {
       if (varying >= 0 || e->dims[k] != d)
         return false;
       varying = k;
     }
   if (mlirAttributeIsNull(dense) || varying < 0 || !mlirTypeIsAInteger(e->type))
     return false;
-  for (int64_t t = 0; t < sizeOf(e->tensor, varying); ++t)
+  for (int64_t t = 0; t < faAttentionSizeOf(e->tensor, varying); ++t)
     if (faDenseElementGet(dense, t) != (double)t)
       return false;
   return true;
@@ -215,7 +211,7 @@ const char *faBatchViewsRead(FaAttentionMatch *m, FaExpr *leaf, bool *read) {
 static bool movesOnlyUnitDims(MlirValue in, const int64_t *perm, intptr_t rank) {
   int64_t last = -1;
   for (intptr_t i = 0; i < rank; ++i) {
-    if (sizeOf(in, perm[i]) == 1)
+    if (faAttentionSizeOf(in, perm[i]) == 1)
       continue;
     if (perm[i] < last)
       return false;
@@ -244,10 +240,10 @@ const char *faBatchViewsPeelTranspose(FaAttentionMatch *m, MlirValue *p, bool *i
 MlirValue faBatchViewsPeelFold(FaAttentionMatch *m, MlirValue pvLhs) {
   MlirOperation fold;
   MlirValue src = faAttentionPeelRegroup(pvLhs, kFoldQuery, true, &fold);
-  if (!src.ptr || sizeOf(src, 1) < 1 || sizeOf(src, 2) < 1)
+  if (!src.ptr || faAttentionSizeOf(src, 1) < 1 || faAttentionSizeOf(src, 2) < 1)
     return (MlirValue){NULL};
   faAttentionAddChain(m, fold);
-  m->foldHeads = sizeOf(src, 2);
+  m->foldHeads = faAttentionSizeOf(src, 2);
   m->foldScores = pvLhs;
   return src;
 }
@@ -271,11 +267,6 @@ const char *faBatchViewsFoldScores(FaAttentionMatch *m, FaExpr **x) {
   return NULL;
 }
 
-static intptr_t rankOf(MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  return mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : -1;
-}
-
 /* Whether every mask term reads the folded row r only as floor(r / H). */
 static bool termsReadQueryOnly(const FaAttentionMatch *m) {
   for (int t = 0; t < m->numMaskTerms; ++t)
@@ -288,15 +279,16 @@ static bool termsReadQueryOnly(const FaAttentionMatch *m) {
 
 /* [B, M*H, X] values the op reads or writes as [B, M, H, X] views. */
 static bool isFoldedRows(MlirValue v, int64_t b, int64_t rows) {
-  return rankOf(v) == 3 && sizeOf(v, 0) == b && sizeOf(v, 1) == rows;
+  return faAttentionRankOf(v) == 3 && faAttentionSizeOf(v, 0) == b &&
+         faAttentionSizeOf(v, 1) == rows;
 }
 
 void faBatchViewsFoldHeads(FaAttentionMatch *m) {
-  int64_t b = m->foldHeads ? sizeOf(m->foldScores, 0) : -1;
-  int64_t rows = m->foldHeads ? sizeOf(m->foldScores, 1) : -1;
+  int64_t b = m->foldHeads ? faAttentionSizeOf(m->foldScores, 0) : -1;
+  int64_t rows = m->foldHeads ? faAttentionSizeOf(m->foldScores, 1) : -1;
   if (b < 1 || rows < 1 || m->bias || m->kvLen || m->causal || m->q.narrow.ptr ||
-      m->k.groups != 1 || rankOf(m->k.value) != 3 || rankOf(m->v.value) != 3 ||
-      !isFoldedRows(m->q.value, b, rows) ||
+      m->k.groups != 1 || faAttentionRankOf(m->k.value) != 3 ||
+      faAttentionRankOf(m->v.value) != 3 || !isFoldedRows(m->q.value, b, rows) ||
       !isFoldedRows(mlirOperationGetResult(m->root, 0), b, rows) || !termsReadQueryOnly(m))
     return;
   for (int t = 0; t < m->numMaskTerms; ++t)

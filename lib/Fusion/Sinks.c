@@ -5,24 +5,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
-#define TRY_MATCH(x)                                                           \
-  do {                                                                         \
-    const char *why_ = (x);                                                    \
-    if (why_)                                                                  \
-      return why_;                                                             \
-  } while (0)
-
 enum { MAX_RANK = FA_EXPR_MAX_RANK };
-
-static intptr_t rankOf(MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  return mlirTypeIsARankedTensor(t) ? mlirShapedTypeGetRank(t) : -1;
-}
-
-static int64_t sizeOf(MlirValue v, intptr_t d) {
-  MlirType t = mlirValueGetType(v);
-  return mlirShapedTypeIsDynamicDim(t, d) ? -1 : mlirShapedTypeGetDimSize(t, d);
-}
 
 static void addChainCallback(MlirOperation op, void *m) { faAttentionAddChain(m, op); }
 
@@ -59,15 +42,15 @@ static bool sliceParams(MlirOperation op, intptr_t rank, int64_t *off, int64_t *
 /* Whether `op` slices [.., N + 1] to [.., N] from offset 0, unit strides:
  * the drop of the last column (static shapes). */
 static bool dropsLastColumn(MlirOperation op, MlirValue src, MlirValue res) {
-  intptr_t rank = rankOf(res);
+  intptr_t rank = faAttentionRankOf(res);
   int64_t off[MAX_RANK], size[MAX_RANK], stride[MAX_RANK];
-  if (rank < 2 || rank > MAX_RANK || rankOf(src) != rank ||
+  if (rank < 2 || rank > MAX_RANK || faAttentionRankOf(src) != rank ||
       !sliceParams(op, rank, off, size, stride))
     return false;
   for (intptr_t i = 0; i < rank; ++i) {
-    int64_t want = sizeOf(src, i) - (i == rank - 1);
-    if (off[i] != 0 || stride[i] != 1 || sizeOf(src, i) < 1 || size[i] != want ||
-        sizeOf(res, i) != want)
+    int64_t want = faAttentionSizeOf(src, i) - (i == rank - 1);
+    if (off[i] != 0 || stride[i] != 1 || faAttentionSizeOf(src, i) < 1 || size[i] != want ||
+        faAttentionSizeOf(res, i) != want)
       return false;
   }
   return true;
@@ -129,7 +112,7 @@ static const char *sinkVector(FaAttentionMatch *m, FaExpr *col, MlirValue *out) 
     return m->exprs.error ? m->exprs.error : "the sink column is rounded on its way to the scores";
   MlirType et = e->type;
   if (e->kind != FA_EXPR_LEAF || e->rank != 1 || e->dims[0] != 1 ||
-      sizeOf(e->tensor, 0) != sizeOf(m->scores, 1) ||
+      faAttentionSizeOf(e->tensor, 0) != faAttentionSizeOf(m->scores, 1) ||
       !(mlirTypeIsAF32(et) || mlirTypeIsAF16(et) || mlirTypeIsABF16(et)))
     return "the sink column is not a per-head [H] f32, f16 or bf16 tensor";
   faExprForEachOp(col, NULL, addMaybeDeadCallback, m);
@@ -158,7 +141,7 @@ const char *faSinksMatch(FaAttentionMatch *m, FaExpr **x) {
     if (cat->dims[k] != k)
       return "the concatenated scores are read with a broadcast or permutation";
   MlirValue scores = mlirOperationGetOperand(def, 0), column = mlirOperationGetOperand(def, 1);
-  if (rank != 4 || sizeOf(column, rank - 1) != 1)
+  if (rank != 4 || faAttentionSizeOf(column, rank - 1) != 1)
     return "the dropped column is not a sink column of [B, H, M, N + 1] scores";
   m->scores = scores;
   TRY_MATCH(sinkVector(m, faExprBuild(&m->exprs, column, NULL), &m->sinks));
