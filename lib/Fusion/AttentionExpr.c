@@ -708,6 +708,17 @@ static bool unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
   return true;
 }
 
+/* `inner` seen through the view op `def` (a unit reshape, a broadcasting
+ * tile): a no-op CAST that remembers the op. */
+static FaExpr *wrapView(FaExprBuilder *b, FaExpr *inner, MlirOperation def) {
+  FaExpr *w = inner ? node(b, FA_EXPR_CAST, inner->type) : NULL;
+  if (w) {
+    w->ops[0] = inner;
+    w->op = def;
+  }
+  return w;
+}
+
 /* The source of a unit reshape, read through it. */
 static FaExpr *buildUnitReshape(FaExprBuilder *b, MlirOperation def,
                                 MlirValue v, const int8_t *dims) {
@@ -722,17 +733,43 @@ static FaExpr *buildUnitReshape(FaExprBuilder *b, MlirOperation def,
                    "fit its shapes");
   for (intptr_t i = 0; i < sr; ++i)
     sd[i] = map[i] < 0 ? -1 : dims[map[i]];
-  FaExpr *inner = faExprBuild(b, src, sd);
-  FaExpr *w = inner ? node(b, FA_EXPR_CAST, inner->type) : NULL;
-  if (w) {
-    w->ops[0] = inner;
-    w->op = def;
+  return wrapView(b, faExprBuild(b, src, sd), def);
+}
+
+bool faConstShapeGet(MlirValue v, int64_t *out, intptr_t n) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  if (!faOpIsA(def, "tosa.const_shape"))
+    return false;
+  MlirAttribute a = faOpGetAttr(def, "values");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseElements(a) ||
+      mlirElementsAttrGetNumElements(a) != n)
+    return false;
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = mlirDenseElementsAttrGetIndexValue(a, i);
+  return true;
+}
+
+/* Whether a tosa.tile repeats only unit dims (a broadcast, as TOSA exports
+ * spell expand); `sd`: the dims its source is read with. */
+static bool tileBroadcasts(MlirOperation def, MlirValue v, const int8_t *dims, int8_t *sd) {
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirType st = mlirValueGetType(src);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  int64_t mult[FA_EXPR_MAX_RANK];
+  if (mlirOperationGetNumOperands(def) != 2 || !mlirTypeIsARankedTensor(st) ||
+      mlirShapedTypeGetRank(st) != rank ||
+      !faConstShapeGet(mlirOperationGetOperand(def, 1), mult, rank))
+    return false;
+  for (intptr_t k = 0; k < rank; ++k) {
+    if (mult[k] != 1 && mlirShapedTypeGetDimSize(st, k) != 1)
+      return false;
+    sd[k] = mult[k] == 1 ? dims[k] : -1;
   }
-  return w;
+  return true;
 }
 
 FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
-  int8_t id[FA_EXPR_MAX_RANK];
+  int8_t id[FA_EXPR_MAX_RANK], sd[FA_EXPR_MAX_RANK];
   MlirType t = mlirValueGetType(v);
   if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) > FA_EXPR_MAX_RANK)
     return fail(b, "a value in the chain is not a ranked tensor");
@@ -761,6 +798,9 @@ FaExpr *faExprBuild(FaExprBuilder *b, MlirValue v, const int8_t *dims) {
     b->error = NULL;
   } else if (faOpIsUnitReshape(def, v)) {
     return setTensor(buildUnitReshape(b, def, v, dims), v, dims);
+  } else if (faOpIsA(def, "tosa.tile") && tileBroadcasts(def, v, dims, sd)) {
+    FaExpr *inner = faExprBuild(b, mlirOperationGetOperand(def, 0), sd);
+    return setTensor(wrapView(b, inner, def), v, dims);
   } else if (!mlirOperationIsNull(def)) {
     const KindEntry *k = kindOf(def);
     /* tosa.rsqrt is read only of a constant (folded); of anything else it

@@ -129,6 +129,9 @@ bool faOpIsUnitReshape(MlirOperation def, MlirValue v);
  * linalg.fill), if it is one. */
 bool faValueGetSplat(MlirValue v, double *out);
 
+/* The `n` static values of a tosa.const_shape `v`, if it is one. */
+bool faConstShapeGet(MlirValue v, int64_t *out, intptr_t n);
+
 /* The `value` of an arith.constant or the `values` of a tosa.const (null
  * for any other op). */
 MlirAttribute faConstantOpGetValue(MlirOperation op);

@@ -14,6 +14,8 @@
 #include "Fusion/AttentionMatch.h"
 #include "Support/Builders.h"
 #include "Fusion/DimEquality.h"
+#include "Fusion/BatchViews.h"
+#include "Fusion/Sinks.h"
 #include "Fusion/Transpose.h"
 
 #include "mlir-c/AffineExpr.h"
@@ -29,12 +31,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY_MATCH(x)                                                           \
-  do {                                                                         \
-    const char *why_ = (x);                                                    \
-    if (why_)                                                                  \
-      return why_;                                                             \
-  } while (0)
+static const char *const kNotDominant =
+    "a finite mask fill does not provably dominate every visible score "
+    "(masked keys would keep weight in the source; -inf or the lowest value "
+    "of the scores' type would not)";
 
 /* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
@@ -195,16 +195,7 @@ static const int kMergeHeads5[5] = {0, 1, 1, 2, 3}; /* [B,Hkv,G,N,D] -> [B,H,N,D
 /* If `v` comes from a reshape between [B, H, X, Y] and [B*H, X, Y] (merging
  * when `merge`, else splitting), that reshape's source. */
 static MlirValue peelBatchReshape(MlirValue v, bool merge, MlirOperation *reshape) {
-  MlirOperation def = faValueGetDefiningOp(v);
-  *reshape = def;
-  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
-      rankOf(v) != (merge ? 3 : 4))
-    return (MlirValue){NULL};
-  MlirValue src = mlirOperationGetOperand(def, 0);
-  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
-      !isRegroup(def, merge ? src : v, merge ? v : src, kMergeBatch4))
-    return (MlirValue){NULL};
-  return src;
+  return faAttentionPeelRegroup(v, kMergeBatch4, merge, reshape);
 }
 
 static MlirValue peelBatchMerge(MlirValue v, MlirOperation *reshape) {
@@ -1772,8 +1763,9 @@ static const char *addBias(FaAttentionMatch *m, FaExpr *b) {
      * as an additive tensor, as PyTorch's SDPA decomposition does. */
     bool zeroFirst = faExprIsConst(faExprStripCasts(b->ops[1]), 0.0);
     bool zeroSecond = faExprIsConst(faExprStripCasts(b->ops[2]), 0.0);
-    if ((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
-        (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) {
+    if (((zeroFirst && maskConst(b->ops[2], 1.0, &fill)) ||
+         (zeroSecond && maskConst(b->ops[1], 1.0, &fill))) &&
+        !(m->addedFillsAsBias && isfinite(fill) && b->tensor.ptr)) {
       /* The setters change `m` only when they succeed. */
       if (!causalFromCondition(m, b->ops[0], zeroSecond, (MaskFill){fill, false, {NULL}})) {
         m->additiveMask = true;
@@ -1988,9 +1980,7 @@ static const char *checkFiniteMask(FaAttentionMatch *m) {
   double boundGap = -s + fmin(bias.lo, 0) - masked;
   if (fmax(tieGap, boundGap) >= need)
     return NULL;
-  return "a finite mask fill does not provably dominate every visible score "
-         "(masked keys would keep weight in the source; -inf or the lowest value "
-         "of the scores' type would not)";
+  return kNotDominant;
 }
 
 /* A bias added to the scores in f16 or bf16: the source rounds each sum to
@@ -2178,13 +2168,19 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
     if (!x)
       return m->exprs.error ? m->exprs.error : "the scores could not be read";
     switch (x->kind) {
-    case FA_EXPR_LEAF:
+    case FA_EXPR_LEAF: {
+      bool viewed = false;
+      if (!isScoresLeaf(x))
+        TRY_MATCH(faBatchViewsRead(m, x, &viewed));
+      if (viewed)
+        break;
       if (!isScoresLeaf(x))
         return "the softmax input does not come from a Q*K^T matmul";
       if (!readsScoresInPlace(m, x))
         return "the scores are read with a broadcast or permutation";
       *qk = x;
       return NULL;
+    }
     case FA_EXPR_MUL:
     case FA_EXPR_DIV: {
       if (isTanhProduct(x)) {
@@ -2272,6 +2268,14 @@ static MlirValue peelTranspose(MlirOperation def, MlirValue v) {
 }
 
 /* x * c, c * x or x / c elementwise: returns x and multiplies *scale. */
+/* `e` without its casts, but not through a tosa.tile the builder reads as a
+ * broadcast (the tile is the whole tensor a scale multiplies). */
+static FaExpr *stripCastsToTile(FaExpr *e) {
+  while (e && e->kind == FA_EXPR_CAST && !faOpIsA(e->op, "tosa.tile"))
+    e = e->ops[0];
+  return e;
+}
+
 static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
   int base = m->exprs.numNodes;
   FaExpr *e = faExprStripCasts(faExprBuild(&m->exprs, v, NULL));
@@ -2281,7 +2285,7 @@ static MlirValue peelScale(FaAttentionMatch *m, MlirValue v, double *scale) {
     m->exprs.error = NULL;
     return none;
   }
-  FaExpr *a = faExprStripCasts(e->ops[0]), *b = faExprStripCasts(e->ops[1]);
+  FaExpr *a = stripCastsToTile(e->ops[0]), *b = stripCastsToTile(e->ops[1]);
   FaExpr *leaf = NULL;
   double c = 0;
   /* The scaled operand is any whole tensor (a leaf or an inlined op). */
@@ -2963,6 +2967,52 @@ const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
   return NULL;
 }
 
+/* --- for the spellings in files of their own ------------------------------- */
+
+void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op) { addChain(m, op); }
+
+intptr_t faAttentionRankOf(MlirValue v) { return rankOf(v); }
+
+int64_t faAttentionSizeOf(MlirValue v, intptr_t d) { return sizeOf(v, d); }
+
+void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op) { addMaybeDead(m, op); }
+
+bool faAttentionLooksLikeSoftmax(FaAttentionMatch *m, MlirValue v) {
+  faExprBuilderInit(&m->exprs);
+  return looksLikeSoftmax(faExprBuild(&m->exprs, v, NULL));
+}
+
+FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
+                                FaExprKind kind, const char **why) {
+  return reducedInput(m, row, kind, why);
+}
+
+MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
+                                 MlirOperation *reshape) {
+  MlirOperation def = faValueGetDefiningOp(v);
+  *reshape = def;
+  if (mlirOperationIsNull(def) || mlirOperationGetNumOperands(def) < 1 ||
+      rankOf(v) != (merge ? 3 : 4))
+    return (MlirValue){NULL};
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(src)) || rankOf(src) != (merge ? 4 : 3) ||
+      !isRegroup(def, merge ? src : v, merge ? v : src, groups))
+    return (MlirValue){NULL};
+  return src;
+}
+
+bool faAttentionTermIsCausal(const FaAttentionMatch *m, int t, int64_t *offset) {
+  int64_t k = m->maskTerms[t].k;
+  switch ((FaCmp)m->maskTerms[t].pred) {
+  case FA_CMP_LE: *offset = k; break;
+  case FA_CMP_LT: *offset = k - 1; break;
+  case FA_CMP_GE: *offset = -k; break;
+  case FA_CMP_GT: *offset = -k - 1; break;
+  default: return false;
+  }
+  return termIsCausal(m, t, *offset);
+}
+
 /* --- entry ------------------------------------------------------------------- */
 
 /* A reshape to [BH, M, N] of a 4-D softmax-like tensor that
@@ -2980,10 +3030,11 @@ static bool isUnprovenBatchMerge(FaAttentionMatch *m, MlirValue v) {
   return looksLikeSoftmax(faExprBuild(&m->exprs, src, NULL));
 }
 
-const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
-                             bool *isCandidate) {
+static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
+                              bool *isCandidate, bool addedFillsAsBias) {
   *isCandidate = false;
   memset(m, 0, offsetof(FaAttentionMatch, exprs));
+  m->addedFillsAsBias = addedFillsAsBias;
   m->scale = 1.0;
   m->pv = m->root = op;
   Contraction pv, qk;
@@ -3003,6 +3054,8 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   if (p4.ptr) {
     addChain(m, reshape);
     p = p4;
+  } else if ((p4 = faBatchViewsPeelFold(m, pv.lhs)).ptr) {
+    p = p4;
   } else if (isUnprovenBatchMerge(m, pv.lhs)) {
     *isCandidate = true;
     return "P reaches P*V through a reshape that is not provably a [B, H] batch merge";
@@ -3018,11 +3071,15 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
     return "P reaches P*V through a copy that may broadcast it (its sizes are not "
            "provably the softmax's)";
   }
+  TRY_MATCH(faBatchViewsPeelTranspose(m, &p, isCandidate));
+  TRY_MATCH(faSinksPeelSlice(m, &p, isCandidate));
   m->scoreRank = (int)rankOf(p);
   m->scores = p;
   faExprBuilderInit(&m->exprs);
   FaExpr *x = NULL, *scores = NULL;
   TRY_MATCH(matchSoftmax(m, p, &x, isCandidate));
+  TRY_MATCH(faSinksMatch(m, &x));
+  TRY_MATCH(faBatchViewsFoldScores(m, &x));
   if (pv.lhsT)
     return "P is transposed in P*V";
   TRY_MATCH(matchScores(m, x, &scores));
@@ -3039,8 +3096,11 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
   addMaybeDead(m, faValueGetDefiningOp(mlirOperationGetOperand(op, 2)));
   TRY_MATCH(matchLse(m, x));
   TRY_MATCH(faAttentionCheckClampLowest(m));
+  if (m->lseRoot.ptr && (m->sinks.ptr || m->scoresViewed))
+    return "a log-sum-exp beside sinks or scores read through a batch view is not fused";
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
+  faBatchViewsFoldHeads(m);
   if (m->bias) {
     int group[4];
     int64_t shape[4];
@@ -3048,4 +3108,14 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
     TRY_MATCH(faAttentionBiasPlan(m, group, shape, &direct));
   }
   return NULL;
+}
+
+/* An added finite fill that cannot stand for -inf (its dominance unproven)
+ * is what the source adds: the additive tensor becomes the bias (exact). */
+const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
+                             bool *isCandidate) {
+  const char *why = matchChain(op, m, isCandidate, false);
+  if (why == kNotDominant && m->fillAdded)
+    why = matchChain(op, m, isCandidate, true);
+  return why;
 }

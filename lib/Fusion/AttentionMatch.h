@@ -6,6 +6,15 @@
 #include "Fusion/AttentionExpr.h"
 
 #define FA_MATCH_MAX_OPS 96
+
+/* Returns the reason `x` gives, if any (the matchers' steps). */
+#define TRY_MATCH(x)                                                           \
+  do {                                                                         \
+    const char *why_ = (x);                                                    \
+    if (why_)                                                                  \
+      return why_;                                                             \
+  } while (0)
+
 #define FA_MASK_MAX_TERMS 6
 enum { FA_MASK_TERM, FA_MASK_AND, FA_MASK_OR, FA_MASK_NOT, FA_MASK_TRUE };
 
@@ -41,6 +50,8 @@ typedef struct FaAttentionMatch {
   double fillTieGap;        /* the least gap below visible scores that the
                                fills' types prove (0: none), scaled */
   bool fillAdded;           /* one is added to the scores (not replacing them) */
+  bool addedFillsAsBias;    /* an added finite fill's tensor is a bias, not a
+                               mask (where the mask's dominance is unproven) */
   bool biasAfterFill;       /* the bias is added after a finite fill */
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
@@ -73,6 +84,16 @@ typedef struct FaAttentionMatch {
   const FaExpr *kvLen;      /* integer leaf: keys j >= kvLen + kvLenAdjust are */
   int64_t kvLenAdjust;      /* masked; NULL if there is no KV-length mask */
   bool kvLenPerHead;        /* kvLen varies with the (query) head too: [B, H] */
+  /* gpt-oss's sinks: the [Hq] tensor whose logits P's softmax also took,
+   * as a column it dropped (the slice, in the chain); null: none. */
+  MlirValue sinks;
+  MlirOperation sinkSlice;
+  int64_t foldHeads;        /* heads folded into the query axis (0: none) */
+  MlirValue foldScores;     /* then P*V's [B, M*H, N] operand */
+  bool foldToHeads;         /* the op takes the folded heads as Hq (Q and O
+                               [B, M, H, D] views of the folded rows) */
+  bool scoresViewed;        /* the scores were read through a batch view
+                               (BatchViews.c): no lse */
   MlirOperation lseRoot;    /* the op computing the scores' log-sum-exp beside
                                the attention (replaced by the op's lse), or null */
   int64_t b, h, hkv;        /* the op's batch, query heads, KV heads (-1: ?) */
@@ -175,5 +196,28 @@ const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
  * expanded to `shape` with `group[d]` the bias dim of each new dim. */
 const char *faAttentionBiasPlan(const FaAttentionMatch *m, int *group,
                                 int64_t *shape, bool *direct);
+
+/* For the spellings in files of their own (Sinks.c, BatchViews.c): the
+ * matcher's bookkeeping and readers. */
+void faAttentionAddChain(FaAttentionMatch *m, MlirOperation op);
+/* The rank of a ranked tensor value (-1 otherwise) and a dim's static size
+ * (-1 where dynamic). */
+intptr_t faAttentionRankOf(MlirValue v);
+int64_t faAttentionSizeOf(MlirValue v, intptr_t d);
+void faAttentionAddMaybeDead(FaAttentionMatch *m, MlirOperation op);
+/* Whether `v` reads as a softmax-like tree (worth a remark when refused);
+ * resets m->exprs. */
+bool faAttentionLooksLikeSoftmax(FaAttentionMatch *m, MlirValue v);
+/* The input of the row reduction `row` (a row leaf) of `kind` (MAX, ADD),
+ * the reduction joining the chain; NULL with `*why` otherwise. */
+FaExpr *faAttentionReducedInput(FaAttentionMatch *m, const FaExpr *row,
+                                FaExprKind kind, const char **why);
+/* The source of a reshape between rank 4 and rank 3 (`merge`: to the rank-3
+ * form) that `v` is, regrouping the dims as `groups` says (a group id per
+ * rank-4 dim), and that reshape; null otherwise. */
+/* Whether mask term t reads exactly "j <= i + *offset" (and that offset). */
+bool faAttentionTermIsCausal(const FaAttentionMatch *m, int t, int64_t *offset);
+MlirValue faAttentionPeelRegroup(MlirValue v, const int *groups, bool merge,
+                                 MlirOperation *reshape);
 
 #endif

@@ -55,6 +55,16 @@ static int64_t orDynamic(int64_t n) { return n < 0 ? mlirShapedTypeGetDynamicSiz
  * each of the four dims. */
 static const int kToRank4[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 2}};
 
+/* Heads folded into the rows: [B, M*H, X] <-> [B, M, H, X]. */
+static const int kFoldRows[4] = {0, 1, 1, 2};
+
+/* [B, M*H, D] as its [B, M, H, D] view (m->foldToHeads). */
+static MlirValue expandFoldedRows(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
+                                  int64_t h) {
+  int64_t shape[4] = {sizeOf(v, 0), sizeOf(v, 1) / h, h, sizeOf(v, 2)};
+  return faBuildExpandShape(rw, loc, v, withShape(mlirValueGetType(v), 4, shape), kFoldRows);
+}
+
 /* [.., X, Y] of rank 2 or 3 as [b, h, X, Y]; rank 4 as it is. */
 static MlirValue expandTo4(MlirRewriterBase rw, MlirLocation loc, MlirValue v,
                            int64_t b, int64_t h) {
@@ -277,11 +287,13 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   MlirLocation loc = mlirOperationGetLocation(m->pv);
   mlirRewriterBaseSetInsertionPointToEnd(rw, block);
   FaAttentionOperands operands = {
-      .q = expandTo4(rw, loc, m->q.value, m->b, m->h),
+      .q = m->foldToHeads ? expandFoldedRows(rw, loc, m->q.value, m->h)
+                          : expandTo4(rw, loc, m->q.value, m->b, m->h),
       .k = expandTo4(rw, loc, m->k.value, m->b, m->hkv),
       .v = expandTo4(rw, loc, m->v.value, m->b, m->hkv),
       .bias = m->bias ? buildBias(rw, loc, m) : (MlirValue){NULL},
-      .kvLen = m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL}};
+      .kvLen = m->kvLen ? buildKvLen(rw, loc, m) : (MlirValue){NULL},
+      .sinks = m->sinks};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
   FaAttentionAttrs attrs = {.scale = (float)m->scale,
                             .causal = m->causal,
@@ -292,7 +304,8 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
   foldInputLayouts(m, &operands, &attrs, folded);
   if (mlirShapedTypeGetRank(mlirValueGetType(rootOut)) == 4)
     folded->output = transposingUser(rootOut);
-  attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL;
+  attrs.bshd[FA_ATTENTION_Q] |= m->foldToHeads;
+  attrs.bshd[FA_ATTENTION_O] = folded->output.ptr != NULL || m->foldToHeads;
   MlirType out4 = fusedOutType(&operands, &attrs, mlirValueGetType(rootOut));
   MlirOperation attn = faGridwiseAttentionOpCreate(loc, operands, attrs, out4);
   mlirRewriterBaseInsert(rw, attn);
@@ -313,7 +326,8 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
                          mlirValueGetType(mlirOperationGetResult(folded->output, 0)));
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(rootOut));
   if (rank < 4)
-    return collapseTo(rw, loc, result, mlirValueGetType(rootOut), kToRank4[rank - 2]);
+    return collapseTo(rw, loc, result, mlirValueGetType(rootOut),
+                      m->foldToHeads ? kFoldRows : kToRank4[rank - 2]);
   return faBuildCastTo(rw, loc, result, mlirValueGetType(rootOut));
 }
 

@@ -793,12 +793,13 @@ func.func @single_head_reassoc_left(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf3
 
 // -----
 
-// Near miss: the scores split to [B, M, 1, N] would read M as heads of one
-// query each, which Q [B, M, D] is not: the merge back is no [B, H] merge,
-// refused.
+// The scores split to [B, M, 1, N] and merged back: read as a [B, H] merge it
+// would make M heads of one query each, which Q [B, M, D] is not; it is the
+// fold of one head into the query axis (rows r = i; lib/Fusion/BatchViews.c),
+// the attention the source computes: M = 5 queries of one head.
 // CHECK-LABEL: func.func @unit_query_dim(
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: P reaches P*V through a reshape that is not provably a [B, H] batch merge
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}) {o_bshd, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>, q_bshd, scale = 1.000000e+00 : f32} : (tensor<2x5x1x16xf32>, tensor<2x1x7x16xf32>, tensor<2x1x7x16xf32>) -> tensor<2x5x1x16xf32>
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
 func.func @unit_query_dim(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>) -> tensor<2x5x16xf32> {
