@@ -26,6 +26,11 @@ a batch that fa-opt or fa-check cannot process is bisected down to the
 functions that fail. A WRONG is re-checked alone (the saved file carries the
 fa-check command that reproduces it). Deterministic given --seed.
 
+The index-mask and softcap families (window, band, prefix, chunk, softcap:
+the op's mask and score_mod functions) are drawn only where --families names
+them ("new", "all"), so that a seed's programs over the other families stay
+what they were.
+
 Exit status: 1 if any WRONG or error (or missed, with --strict-missed).
 See docs/fuzz-differential.md.
 
