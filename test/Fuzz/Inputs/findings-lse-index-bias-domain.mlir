@@ -36,6 +36,9 @@
 // Seen 3 times in the 3000 programs of seed 41 (p40, p830, p1696: TOSA window
 // and band, perturbation imask-empty-rows-finite, additive fill finfo.min,
 // guarded lse).
+// And p2424 of seed 43 (--families all; tosa/band, imask-float-frac): an
+// additive finfo.min band beside a causal mask of its own, M = 10 > N = 5, so
+// the last rows keep no key of the band.
 //
 // reproduce: fa-opt --fa-fuse-attention=explain findings-lse-index-bias-domain.mlir  (fused; should be refused)
 // reproduce: fa-check findings-lse-index-bias-domain.mlir  (output 1 MISMATCH)
