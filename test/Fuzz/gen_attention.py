@@ -2690,6 +2690,14 @@ def elided_rounding_tol(s):
         rounded.append(s["half"])
     if s.get("softcap") and s["softcap"]["et"] != "f32":
         rounded.append(s["softcap"]["et"])
+    im = s.get("imask")
+    if im and im["spell"] == "additive" and im["fill"] not in (NINF, LOWEST) and \
+            imask_empty_rows(s):
+        # A row whose every key gets s + fill (-1e4) is shifted as a whole: the softmax
+        # is that of s, but the source's f32 sum drops the scores' low bits (the step at
+        # 1e4 is 2^-10), the op's (in log2 units) others: a precision limit of the source
+        # (docs/fuzz-differential.md, seed 42 p871), checked with a 4x tolerance.
+        rounded.append("x4")
     if not rounded:
         return 1.0
     out = s["half"] if (s["round_o"] and s["prec"] in ("ext", "mm")) else (
@@ -2698,7 +2706,7 @@ def elided_rounding_tol(s):
         # the lse is f32 beside a rounded O: the most precise output sets the tolerance
         # (only for the new families, whose lse may sit beside half inputs)
         out = "f32"
-    return max([1.0] + [RTOL[rt] / RTOL[out] for rt in rounded])
+    return max([1.0] + [4.0 if rt == "x4" else RTOL[rt] / RTOL[out] for rt in rounded])
 
 
 def soft_reason(s):
