@@ -2704,9 +2704,14 @@ static FaExpr *guardedMax(const FaExpr *g, int rank) {
  * a causal offset >= 0 alone, nor a bias fusion bounds. */
 static bool rowsMayBeFullyMasked(FaAttentionMatch *m) {
   Range r;
+  /* A bias fusion bounds masks rows too where it reaches below the op's bias
+   * domain (-FLT_MAX / log2(e)): an additive select(cond, 0, finfo.min)
+   * hides the rows where cond is false for every key (fuzz finding
+   * test/Fuzz/Inputs/findings-lse-index-bias-domain.mlir). */
   return m->kvLen || (m->causal && m->causalOffset < 0) ||
          (m->numMaskTerms && maskKeepsEveryRow(m) != 1) ||
-         (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r)));
+         (m->bias && (m->biasIsMask || !rangeOfExpr(m, m->bias, m->scores, 0, &r) ||
+                      r.lo < -FLT_MAX / M_LOG2E));
 }
 
 /* Every value of bias `e` is -inf or at least `limit`: a select of two such

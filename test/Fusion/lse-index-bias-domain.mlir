@@ -1,47 +1,17 @@
-// Finding of the generative differential fuzzer (test/Fuzz/gen_attention.py,
-// --families new, seed 41, program p40_tosa_window, perturbation
-// imask-empty-rows-finite), minimized by hand. A real wrong fusion; not fixed
-// here (lib/Fusion is being edited elsewhere).
-//
-// TOSA attention with torch.logsumexp's guarded log-sum-exp beside it and an
-// additive index mask of the lowest f32: s + select(j > 2, 0, -FLT_MAX) with
-// N = 3, so no key of any row is visible. The source's scores of every row are
-// all -FLT_MAX (s + -FLT_MAX rounds there), its max is finite, so its lse is
-// log(3) - FLT_MAX = -3.40e38. Fusion takes the select as the op's bias (a
-// tensor of its own) and fuses the lse; the op's bias * log2(e) clamps at
-// -FLT_MAX / log2(e) (docs/dialect.md, the op's bias domain), so its lse is
-// about -2.36e38:
-//   fa-check: output 1 (f32, 2 elements): max abs err 1.044e+38  MISMATCH
-// (O agrees: both average V on such rows.)
-//
-// The same with a boolean mask argument instead of the index compare is
-// refused ("the log-sum-exp beside the attention would see a bias below
-// -2.36e38 on rows it masks entirely", test/Fusion/lse-bias-domain.mlir).
-// Cause: checkLseMaskedRows (lib/Fusion/AttentionMatch.c) runs its bias-domain
-// test only when rowsMayBeFullyMasked(m), and that counts a bias as masking
-// only if it is a boolean-mask bias or fusion cannot bound it
-// (rangeOfExpr). This bias is computed from index constants, so its range
-// [-FLT_MAX, 0] is known and the check is skipped, though its lower bound is
-// below the clamp. With a causal or a window compare that keeps a key in every
-// row the lse is right; any index condition that hides a whole row (here
-// j > 2; in the fuzzer's program (j > i - 11) & (j < i + 1) & (j > 13), N = 14)
-// shows it. Expected: refused with the bias-domain remark (or the bias's
-// bounded range compared with -2.36e38 whatever its origin).
-//
-// Not TOSA's alone: @lse_index_bias_linalg (second function) computes the same
-// bias as an f32 tensor of its own in linalg (a generic of linalg.index,
-// select(j > 2, 0, -FLT_MAX)) added to the scores: fused, output 1 MISMATCH
-// likewise. (Computed inside the scores' generic, the same select is a mask
-// function with a finite fill and is refused: "leaves a row no visible key".)
-// Seen 3 times in the 3000 programs of seed 41 (p40, p830, p1696: TOSA window
-// and band, perturbation imask-empty-rows-finite, additive fill finfo.min,
-// guarded lse).
-// And p2424 of seed 43 (--families all; tosa/band, imask-float-frac): an
-// additive finfo.min band beside a causal mask of its own, M = 10 > N = 5, so
-// the last rows keep no key of the band.
-//
-// reproduce: fa-opt --fa-fuse-attention=explain findings-lse-index-bias-domain.mlir  (fused; should be refused)
-// reproduce: fa-check findings-lse-index-bias-domain.mlir  (output 1 MISMATCH)
+// A guarded log-sum-exp beside an additive index mask of the lowest f32 that
+// hides whole rows: s + select(j > 2, 0, -FLT_MAX) with N = 3 (TOSA), and the
+// same bias as an f32 tensor of its own in linalg. The source's lse of such a
+// row is log(3) - FLT_MAX = -3.40e38; the op's bias * log2(e) clamps at
+// -FLT_MAX / log2(e) (docs/dialect.md), so fused its lse would be -2.36e38.
+// Found by the generative differential fuzzer (seed 41, p40_tosa_window,
+// imask-empty-rows-finite; fuzz-differential.md): a bias whose range fusion
+// bounds was not counted as masking rows (rowsMayBeFullyMasked), so the
+// bias-domain check was skipped. Now refused with the bias-domain remark, as
+// the same with a boolean mask argument is (lse-bias-domain.mlir).
+// RUN: fa-opt --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s
+// RUN: fa-check --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
+// CHECK-COUNT-2: not fused: the log-sum-exp beside the attention would see a bias below -2.36e38 on rows it masks entirely
+// AGREE: fa-check: 2 functions: 2 agree, 0 disagree, 0 could not run
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #mn = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
