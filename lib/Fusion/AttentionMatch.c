@@ -342,6 +342,8 @@ static MlirValue peelScoreLayout(MlirValue v, FaAttentionMatch *chain) {
     MlirValue next = peelBatchSplit(v, &op);
     if (!next.ptr)
       next = peelCast(v, false, &op);
+    if (!next.ptr && (next = faBatchViewsPeelScoreReshapes(chain, v)).ptr)
+      return next;
     if (!next.ptr)
       break;
     if (chain)
@@ -2070,12 +2072,16 @@ static const char *addBiasOrComputed(FaAttentionMatch *m, FaExpr *raw) {
  * dropped, or a single head: [B, M, N] read as [B, 1, M, N]). */
 static bool readsScoresInPlace(const FaAttentionMatch *m, const FaExpr *x) {
   int next = 0;
-  for (int k = 0; k < x->rank; ++k, ++next) {
+  for (int k = 0; k < x->rank; ++k) {
+    /* A unit dim of the leaf that no score dim reads (a reshape's). */
+    if (x->dims[k] < 0 && sizeOf(x->tensor, k) == 1)
+      continue;
     if (x->dims[k] < next)
       return false;
     for (; next < x->dims[k]; ++next)
       if (sizeOf(m->scores, next) != 1)
         return false;
+    ++next;
   }
   for (; next < m->scoreRank; ++next)
     if (sizeOf(m->scores, next) != 1)

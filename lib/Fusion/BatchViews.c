@@ -220,6 +220,73 @@ static bool movesOnlyUnitDims(MlirValue in, const int64_t *perm, intptr_t rank) 
   return perm[rank - 1] == rank - 1;
 }
 
+/* --- scores through reshapes and unit-dim transposes ----------------------- */
+
+static bool isStaticTensor(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
+}
+
+/* Whether the permutation keeps the relative order of the dims of `in`
+ * that are not unit: the elements' row-major order is then unchanged. */
+static bool keepsElementOrder(MlirValue in, const int64_t *perm, intptr_t rank) {
+  int64_t last = -1;
+  for (intptr_t i = 0; i < rank; ++i) {
+    if (faAttentionSizeOf(in, perm[i]) == 1)
+      continue;
+    if (perm[i] < last)
+      return false;
+    last = perm[i];
+  }
+  return true;
+}
+
+/* The input of `v`'s defining op where that op keeps the row-major order of
+ * the elements (a reshape, a transpose of unit dims), static shapes; else
+ * null. */
+static MlirValue orderKeepingSource(MlirValue v, MlirOperation *def) {
+  *def = faValueGetDefiningOp(v);
+  if (mlirOperationIsNull(*def) || !isStaticTensor(v))
+    return (MlirValue){NULL};
+  static const char *const kReshapes[] = {"tensor.expand_shape", "tensor.collapse_shape",
+                                          "tosa.reshape", NULL};
+  MlirValue in = (MlirValue){NULL};
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(v));
+  int64_t perm[8];
+  if (faOpIsAnyOf(*def, kReshapes))
+    in = mlirOperationGetOperand(*def, 0);
+  else if (rank <= 8 && (in = faTransposeGetInput(*def, perm, rank)).ptr &&
+           !keepsElementOrder(in, perm, rank))
+    in = (MlirValue){NULL};
+  return in.ptr && isStaticTensor(in) ? in : (MlirValue){NULL};
+}
+
+/* Whether x ([p, q, r]) is [B*H, M, N] of m's scores. */
+static bool hasScoreSizes(const FaAttentionMatch *m, MlirValue x) {
+  MlirValue s = m->scores;
+  return faAttentionSizeOf(x, 0) == faAttentionSizeOf(s, 0) * faAttentionSizeOf(s, 1) &&
+         faAttentionSizeOf(x, 1) == faAttentionSizeOf(s, 2) &&
+         faAttentionSizeOf(x, 2) == faAttentionSizeOf(s, 3);
+}
+
+MlirValue faBatchViewsPeelScoreReshapes(FaAttentionMatch *m, MlirValue v) {
+  MlirOperation steps[6];
+  MlirValue x = v;
+  for (int n = 0; n < 6; ++n) {
+    x = orderKeepingSource(x, &steps[n]);
+    if (!x.ptr)
+      return x;
+    if (mlirShapedTypeGetRank(mlirValueGetType(x)) != 3)
+      continue;
+    if (m && (mlirShapedTypeGetRank(mlirValueGetType(m->scores)) != 4 || !hasScoreSizes(m, x)))
+      return (MlirValue){NULL};
+    for (int i = 0; m && i <= n; ++i)
+      faAttentionAddChain(m, steps[i]);
+    return x;
+  }
+  return (MlirValue){NULL};
+}
+
 const char *faBatchViewsPeelTranspose(FaAttentionMatch *m, MlirValue *p, bool *isCandidate) {
   int64_t perm[8];
   MlirType t = mlirValueGetType(*p);

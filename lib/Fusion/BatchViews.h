@@ -27,6 +27,14 @@ const char *faBatchViewsRead(FaAttentionMatch *m, FaExpr *leaf, bool *read);
  * a softmax is refused (the reason, `*isCandidate`). */
 const char *faBatchViewsPeelTranspose(FaAttentionMatch *m, MlirValue *p, bool *isCandidate);
 
+/* The scores `v` (static) reached from a [B*H, M, N] contraction through
+ * reshapes and transposes that move only unit dims (einsum's exports:
+ * expand to [B, H, M, 1, N], swap the unit dim, collapse): each step keeps
+ * the elements' row-major order, so together they are the batch split.
+ * Returns the rank-3 value (null where there is none); with `m`, only one
+ * of m's score sizes [B*H, M, N], and the steps join m's chain. */
+MlirValue faBatchViewsPeelScoreReshapes(FaAttentionMatch *m, MlirValue v);
+
 /* Heads folded into the query axis (GPTBigCode's multi-query attention:
  * [B, M, H, N] scores reshaped to [B, M*H, N] for P*V, r = i*H + h): if
  * `pvLhs` is that fold of a rank-4 tensor, records it (m->foldHeads) and
