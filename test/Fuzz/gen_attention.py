@@ -2675,6 +2675,11 @@ def program_of_spec(s, idx):
         prog.detail = s["pert_detail"]
         prog.notes = gen_spellings.describe(s) + (" (expect either: %s)" % soft if soft
                                                   else "")
+        prog.tol_scale = gen_spellings.tol_scale(s)
+        prog.elides = prog.tol_scale != 1.0
+        if prog.tol_scale != 1.0:
+            prog.notes += " (tol-scale %g: an additive finite fill on fully masked rows)" \
+                % prog.tol_scale
         return prog
     if s["dialect"] == "linalg":
         fn, results = emit_linalg(s, name)
