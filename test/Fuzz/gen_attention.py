@@ -53,6 +53,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_spellings  # noqa: E402  (the spelling families: sinks, views, mqafold, ...)
+
 LOWEST = -3.4028234663852886e38
 NINF = float("-inf")
 PINF = float("inf")
@@ -1863,6 +1866,7 @@ NEW_PERTURBATIONS = {
     "softcap-fill-near-cap": "either",
 }
 PERTURBATIONS.update(NEW_PERTURBATIONS)
+PERTURBATIONS.update(gen_spellings.SPELL_PERTURBATIONS)
 
 NEG_PRED = {"slt": "sge", "sle": "sgt", "sgt": "sle", "sge": "slt", "ult": "uge", "ule": "ugt",
             "ugt": "ule", "uge": "ult", "eq": "ne", "ne": "eq"}
@@ -2642,14 +2646,41 @@ def draw_program_spec(seed, idx, dialects, families, pert_rate, perts_allowed):
         fams = [f for f in known if f in families] or \
             [f for f in families if f in FAMILIES + NEW_FAMILIES]
         if dialect == "tosa" and not [f for f in families if f in TOSA_FAMILIES +
-                                      NEW_TOSA_FAMILIES]:
+                                      NEW_TOSA_FAMILIES + gen_spellings.SPELL_FAMILIES]:
             dialect = "linalg"
+    if families and [f for f in families if f in gen_spellings.SPELL_FAMILIES]:
+        # the spelling families (gen_spellings.py), drawn only where --families names
+        # them; the lists above are what they were for any other --families
+        fams = fams + [f for f in gen_spellings.SPELL_FAMILIES if f in families and (
+            dialect == "tosa" or f in gen_spellings.SPELL_LINALG)]
+        if not fams:   # a TOSA-only spelling family drawn for linalg
+            dialect = "tosa"
+            fams = [f for f in gen_spellings.SPELL_FAMILIES if f in families]
     family = rng.choice(fams)
+    if family in gen_spellings.SPELL_FAMILIES:
+        return gen_spellings.draw(rng, dialect, family, pert_rate, perts_allowed)
     return draw_spec(rng, dialect, family, pert_rate, perts_allowed)
 
 
 def program_of_spec(s, idx):
     name = "p%d_%s_%s" % (idx, s["dialect"], s["family"])
+    if s.get("spell"):
+        fn = gen_spellings.emit(s, name)
+        expect = gen_spellings.expect_of(s)
+        soft = gen_spellings.soft_reason(s)
+        if expect == "fuse" and soft:
+            expect = "either"
+        prog = Program(idx, name, s["dialect"], "%s/%s" % (s["dialect"], s["family"]),
+                       s["pert"], expect, fn.text(None), fn, None)
+        prog.detail = s["pert_detail"]
+        prog.notes = gen_spellings.describe(s) + (" (expect either: %s)" % soft if soft
+                                                  else "")
+        prog.tol_scale = gen_spellings.tol_scale(s)
+        prog.elides = prog.tol_scale != 1.0
+        if prog.tol_scale != 1.0:
+            prog.notes += " (tol-scale %g: an additive finite fill on fully masked rows)" \
+                % prog.tol_scale
+        return prog
     if s["dialect"] == "linalg":
         fn, results = emit_linalg(s, name)
     else:
@@ -3075,7 +3106,9 @@ def main(argv=None):
     ap.add_argument("--dialects", default="linalg,tosa")
     ap.add_argument("--families", default="",
                     help="comma list; 'new': the index-mask and softcap families, 'all': "
-                         "every family (default: the families before those)")
+                         "those and the old ones (default: the families before those); "
+                         "'spell': the spelling families (sinks, views, mqafold, clamp, "
+                         "postzero, datamask)")
     ap.add_argument("--perturbations", default="", help="comma list (default: all)")
     ap.add_argument("--perturb-rate", type=float, default=0.5)
     ap.add_argument("--all-variants", action="store_true",
@@ -3093,9 +3126,10 @@ def main(argv=None):
             ap.error("unknown dialect %s" % d)
     opts.family_list = []
     for f in opts.families.split(","):
-        add = {"all": FAMILIES + NEW_FAMILIES, "new": NEW_FAMILIES}.get(f, [f] if f else [])
+        add = {"all": FAMILIES + NEW_FAMILIES, "new": NEW_FAMILIES,
+               "spell": gen_spellings.SPELL_FAMILIES}.get(f, [f] if f else [])
         for g in add:
-            if g not in FAMILIES + NEW_FAMILIES:
+            if g not in FAMILIES + NEW_FAMILIES + gen_spellings.SPELL_FAMILIES:
                 ap.error("unknown family %s" % g)
             if g not in opts.family_list:
                 opts.family_list.append(g)
