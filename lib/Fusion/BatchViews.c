@@ -206,27 +206,6 @@ const char *faBatchViewsRead(FaAttentionMatch *m, FaExpr *leaf, bool *read) {
   return why;
 }
 
-/* Whether the permutation moves only unit dims of `in`: its other dims,
- * and the last, keep their places relative to each other. */
-static bool movesOnlyUnitDims(MlirValue in, const int64_t *perm, intptr_t rank) {
-  int64_t last = -1;
-  for (intptr_t i = 0; i < rank; ++i) {
-    if (faAttentionSizeOf(in, perm[i]) == 1)
-      continue;
-    if (perm[i] < last)
-      return false;
-    last = perm[i];
-  }
-  return perm[rank - 1] == rank - 1;
-}
-
-/* --- scores through reshapes and unit-dim transposes ----------------------- */
-
-static bool isStaticTensor(MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
-}
-
 /* Whether the permutation keeps the relative order of the dims of `in`
  * that are not unit: the elements' row-major order is then unchanged. */
 static bool keepsElementOrder(MlirValue in, const int64_t *perm, intptr_t rank) {
@@ -239,6 +218,19 @@ static bool keepsElementOrder(MlirValue in, const int64_t *perm, intptr_t rank) 
     last = perm[i];
   }
   return true;
+}
+
+/* Whether the permutation moves only unit dims of `in`: its other dims,
+ * and the last, keep their places relative to each other. */
+static bool movesOnlyUnitDims(MlirValue in, const int64_t *perm, intptr_t rank) {
+  return keepsElementOrder(in, perm, rank) && perm[rank - 1] == rank - 1;
+}
+
+/* --- scores through reshapes and unit-dim transposes ----------------------- */
+
+static bool isStaticTensor(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t);
 }
 
 /* The input of `v`'s defining op where that op keeps the row-major order of
