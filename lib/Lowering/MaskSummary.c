@@ -144,18 +144,6 @@ const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKe
 
 /* --- what the kernels' templates say ---------------------------------------- */
 
-void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
-  faAttentionAppendCaptures(t, k, form);
-  for (int s = 0; s < k->numSummaries; ++s) {
-    if (form == FA_CAPTURES_VALUES)
-      faTextAppend(t, ", %%sum%d", s);
-    else if (form == FA_CAPTURES_TYPES)
-      faTextAppend(t, ", memref<?xi64>");
-    else
-      faTextAppend(t, ", %%sum%d: memref<?xi64>", s);
-  }
-}
-
 static void appendDeclarations(FaText *t, const FaAttentionKernel *k, intptr_t c) {
   int s = k->summaryOf[c];
   faTextAppend(t, "func.func private @%s_summary_size%d(!C%ld) -> index\n", k->name, s, (long)c);

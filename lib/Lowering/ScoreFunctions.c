@@ -277,15 +277,31 @@ void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k
     appendClone(module, k, k->modFn, k->name, "mod", 5);
 }
 
+/* ", VALUE", ", TYPE" or ", VALUE: TYPE": one item of a kernel's list. */
+static void appendListItem(FaText *t, FaCapturesText form, const char *value, const char *type) {
+  if (form == FA_CAPTURES_VALUES)
+    faTextAppend(t, ", %s", value);
+  else if (form == FA_CAPTURES_TYPES)
+    faTextAppend(t, ", %s", type);
+  else
+    faTextAppend(t, ", %s: %s", value, type);
+}
+
 void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
   for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    long n = (long)i;
-    if (form == FA_CAPTURES_VALUES)
-      faTextAppend(t, ", %%cap%ld", n);
-    else if (form == FA_CAPTURES_TYPES)
-      faTextAppend(t, ", !C%ld", n);
-    else
-      faTextAppend(t, ", %%cap%ld: !C%ld", n, n);
+    char value[32], type[32];
+    snprintf(value, sizeof value, "%%cap%ld", (long)i);
+    snprintf(type, sizeof type, "!C%ld", (long)i);
+    appendListItem(t, form, value, type);
+  }
+}
+
+void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
+  faAttentionAppendCaptures(t, k, form);
+  for (int s = 0; s < k->numSummaries; ++s) {
+    char value[32];
+    snprintf(value, sizeof value, "%%sum%d", s);
+    appendListItem(t, form, value, "memref<?xi64>");
   }
 }
 
