@@ -90,6 +90,18 @@ void faAttentionSetFeatures(FaTemplateVars *vars, const FaAttentionKernel *k, lo
  * the kernel's buffers (a captured tensor is a memref argument, read at
  * indices clamped into its bounds), marked to be inlined. */
 void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k);
+/* Whether k's kernels take score_mod through its tile-uniform copy
+ * (@NAME_mod_tile and its test @NAME_mod_tile_range): tensor-core kernels
+ * whose score_mod reads a captured tensor at a position computed from the
+ * query or key (ScoreFunctions.c). */
+bool faAttentionModIsTiled(const FaAttentionKernel *k);
+/* The test of the tile-uniform copy (MaskRange.c): appends
+ *   func.func private @NAME_mod_tile_range(%b, %h, %ilo, %ihi, %jlo, %jhi,
+ *                                          captures...) -> i1
+ * true where every integer score_mod derives from the query and key and
+ * hands to another kind of op is one value over the tile; NULL or why it
+ * could not be made. Nothing unless faAttentionModIsTiled. */
+const char *faAttentionAppendModTileRange(MlirOperation module, const FaAttentionKernel *k);
 /* The mask's interval extension @NAME_mask_range (MaskRange.c), for the
  * kernels' key-tile ranges and the tiles they need not mask; NULL or why it
  * could not be made. Nothing without a mask. */
@@ -104,8 +116,9 @@ void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCaptures
 /* The same followed by the summaries (%sum0: memref<?xi64>, ...): what the
  * mask's interval function takes. */
 void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form);
-/* Sets MASK, MOD, SINKS (flags), MASK_FN, MOD_FN, CAPS (", %cap0, ..."),
- * CAP_TYPES (", !C0, ..."), RANGE_CAPS and RANGE_CAP_TYPES (with the
+/* Sets MASK, MOD, MOD_TILE, SINKS (flags), MASK_FN, MOD_FN, MOD_INDICES,
+ * CAPS (", %cap0, ..."), CAP_TYPES (", !C0, ..."), CAP_PARAMS (", %cap0:
+ * !C0, ..."), RANGE_CAPS and RANGE_CAP_TYPES (with the
  * summaries) and the summaries' SUMMARY_DECLS, SUMMARY_BEGIN and SUMMARY_END
  * for k's templates. */
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k);

@@ -451,6 +451,8 @@ static MlirLogicalResult lowerOne(MlirOperation module, MlirOperation op, const 
   faAttentionAppendFunctions(module, &k);
   const char *rangeWhy = faAttentionAppendMaskRange(module, &k);
   if (!rangeWhy)
+    rangeWhy = faAttentionAppendModTileRange(module, &k);
+  if (!rangeWhy)
     rangeWhy = faAttentionAppendSummaries(module, &k);
   if (rangeWhy) {
     faTextDestroy(&t);

@@ -27,6 +27,7 @@
 #include "mlir-c/BuiltinTypes.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What a value of the mask function is on intervals. */
@@ -675,28 +676,61 @@ static void transformOp(Range *r, MlirOperation op) {
     defineUnknown(r, res);
 }
 
-/* The block arguments: b, h exact; i in [ilo, ihi]; j in [jlo, jhi];
- * integer scalar captures exact; the rest unknown. */
-static void defineArgs(Range *r, MlirBlock entry) {
+/* The block arguments from `first` (before it: a score, unknown): b, h
+ * exact; i in [ilo, ihi]; j in [jlo, jhi]; integer scalar captures exact;
+ * the rest unknown. */
+static void defineArgs(Range *r, MlirBlock entry, intptr_t first) {
   static const char *const kLo[4] = {"%b", "%h", "%ilo", "%jlo"}, *const kHi[4] = {"%b", "%h", "%ihi", "%jhi"};
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     MlirType t = mlirValueGetType(arg);
-    if (i >= 4 && !isInt(t)) {
+    intptr_t a = i - first;
+    if (a < 0 || (a >= 4 && !isInt(t))) {
       defineUnknown(r, arg);
       continue;
     }
     char lo[32], hi[32], name[32];
-    if (i < 4) {
-      tname(lo, toI64(r, kLo[i], t));
-      tname(hi, toI64(r, kHi[i], t));
+    if (a < 4) {
+      tname(lo, toI64(r, kLo[a], t));
+      tname(hi, toI64(r, kHi[a], t));
     } else {
-      snprintf(name, sizeof name, "%%cap%ld", (long)(i - 4));
+      snprintf(name, sizeof name, "%%cap%ld", (long)(a - 4));
       tname(lo, toI64(r, name, t));
       snprintf(hi, sizeof hi, "%s", lo);
     }
     defineInt(r, arg, lo, hi, "%true");
   }
+}
+
+/* `func.func private @NAME_SUFFIX(%b, %h, %ilo, %ihi, %jlo, %jhi: index,
+ * captures[, summaries]) -> RESULTS` up to its body, with its constants, and
+ * the body of `fn` (indices from argument `first`) on intervals; the return
+ * op of `fn`, or a null op. */
+static MlirOperation transformFunction(Range *r, MlirOperation fn, intptr_t first, const char *suffix,
+                                       bool summaries, const char *results) {
+  const FaAttentionKernel *k = r->k;
+  faTextAppend(r->t, "func.func private @%s_%s(%%b: index, %%h: index, %%ilo: index, "
+                     "%%ihi: index, %%jlo: index, %%jhi: index", k->name, suffix);
+  for (intptr_t i = 0; i < k->numCaptures; ++i) {
+    faTextAppend(r->t, ", %%cap%ld: ", (long)i);
+    faAttentionAppendCaptureType(r->t, k, i);
+  }
+  for (int s = 0; summaries && s < k->numSummaries; ++s)
+    faTextAppend(r->t, ", %%sum%d: memref<?xi64>", s);
+  faTextAppend(r->t, ") -> %s attributes {" FA_INLINE_ATTR "} {\n"
+                     "  %%true = arith.constant true\n  %%false = arith.constant false\n"
+                     "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"
+                     "  %%mone = arith.constant -1 : i64\n", results);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  defineArgs(r, entry, first);
+  MlirOperation ret = (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    transformOp(r, op);
+    if (nameIs(op, "func.return"))
+      ret = op;
+  }
+  return ret;
 }
 
 const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKernel *k) {
@@ -705,27 +739,7 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
   FaText t;
   faTextInit(&t);
   Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
-  faTextAppend(&t, "func.func private @%s_mask_range(%%b: index, %%h: index, %%ilo: index, "
-                   "%%ihi: index, %%jlo: index, %%jhi: index", k->name);
-  for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    faTextAppend(&t, ", %%cap%ld: ", (long)i);
-    faAttentionAppendCaptureType(&t, k, i);
-  }
-  for (int s = 0; s < k->numSummaries; ++s)
-    faTextAppend(&t, ", %%sum%d: memref<?xi64>", s);
-  faTextAppend(&t, ") -> (i1, i1) attributes {" FA_INLINE_ATTR "} {\n"
-                   "  %%true = arith.constant true\n  %%false = arith.constant false\n"
-                   "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"
-                   "  %%mone = arith.constant -1 : i64\n");
-  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->maskFn, 0));
-  defineArgs(&r, entry);
-  MlirOperation ret = (MlirOperation){NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    transformOp(&r, op);
-    if (nameIs(op, "func.return"))
-      ret = op;
-  }
+  MlirOperation ret = transformFunction(&r, k->maskFn, 0, "mask_range", true, "(i1, i1)");
   const Slot *out = mlirOperationIsNull(ret) ? NULL : lookup(&r, mlirOperationGetOperand(ret, 0));
   if (r.failed || !out || out->kind != V_BOOL) {
     faTextDestroy(&t);
@@ -735,4 +749,97 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   return mlirLogicalResultIsSuccess(ok) ? NULL : "the mask's interval function did not parse";
+}
+
+/* --- the test of score_mod's tile-uniform copy ------------------------------
+ * A value is uniform over the tile where its interval is one point (an i1:
+ * may == must) or every integer operand of its op is uniform (a read at
+ * uniform indices; the score and other floats count as not uniform). The
+ * copy is exact where every integer that reaches an op of another kind (a
+ * conversion, a read of floats, a select of floats) is uniform. */
+
+typedef struct {
+  MlirValue value;
+  int name; /* %tN: i1 */
+} Uniform;
+
+static bool isIntOrBool(MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  return isInt(t) || isBool(t);
+}
+
+/* %tN: whether `v`'s interval is one point. */
+static int pointInterval(Range *r, const Slot *s) {
+  char a[32];
+  if (s->kind == V_INT) {
+    IntNames x = intNames(s);
+    tname(a, emit2(r, "arith.cmpi eq,", x.lo, x.hi, "i64"));
+    return emit2(r, "arith.andi", a, x.k, "i1");
+  }
+  if (s->kind == V_BOOL) {
+    BoolNames x = boolNames(s);
+    return emit2(r, "arith.cmpi eq,", x.may, x.must, "i1");
+  }
+  return emit2(r, "arith.andi", "%false", "%false", "i1");
+}
+
+static int uniformOf(const Uniform *u, int n, MlirValue v) {
+  for (int i = 0; i < n; ++i)
+    if (mlirValueEqual(u[i].value, v))
+      return u[i].name;
+  return -1;
+}
+
+/* %tN: the conjunction of the uniformity of `op`'s integer operands. */
+static int operandsUniform(Range *r, const Uniform *u, int n, MlirOperation op) {
+  char acc[32], x[32];
+  tname(acc, emit2(r, "arith.andi", "%true", "%true", "i1"));
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!isIntOrBool(v))
+      continue;
+    int name = uniformOf(u, n, v);
+    tname(acc, emit2(r, "arith.andi", acc, name < 0 ? "%false" : tname(x, name), "i1"));
+  }
+  return atoi(acc + 2);
+}
+
+const char *faAttentionAppendModTileRange(MlirOperation module, const FaAttentionKernel *k) {
+  if (!faAttentionModIsTiled(k))
+    return NULL;
+  FaText t;
+  faTextInit(&t);
+  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
+  transformFunction(&r, k->modFn, 1, "mod_tile_range", false, "i1");
+  Uniform u[MAX_SLOTS];
+  int n = 0;
+  char all[32], a[32], b[32];
+  snprintf(all, sizeof all, "%%true");
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->modFn, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
+    MlirValue arg = mlirBlockGetArgument(entry, i);
+    if (isIntOrBool(arg))
+      u[n++] = (Uniform){arg, pointInterval(&r, lookup(&r, arg))};
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && n < MAX_SLOTS;
+       op = mlirOperationGetNextInBlock(op)) {
+    int ops = operandsUniform(&r, u, n, op);
+    bool intResult = mlirOperationGetNumResults(op) == 1 && isIntOrBool(mlirOperationGetResult(op, 0));
+    if (!intResult) { /* the frontier: its integer operands must be uniform */
+      tname(all, emit2(&r, "arith.andi", all, tname(a, ops), "i1"));
+      continue;
+    }
+    const Slot *s = lookup(&r, mlirOperationGetResult(op, 0));
+    int point = s ? pointInterval(&r, s) : emit2(&r, "arith.andi", "%false", "%false", "i1");
+    u[n++] = (Uniform){mlirOperationGetResult(op, 0),
+                       emit2(&r, "arith.ori", tname(a, point), tname(b, ops), "i1")};
+  }
+  if (r.failed || n == MAX_SLOTS) {
+    faTextDestroy(&t);
+    return "score_mod's tile test could not be made";
+  }
+  faTextAppend(&t, "  return %s : i1\n}\n", all);
+  MlirLogicalResult ok = faModuleAppendParsed(module, &t);
+  faTextDestroy(&t);
+  return mlirLogicalResultIsSuccess(ok) ? NULL : "score_mod's tile test did not parse";
 }

@@ -7,10 +7,15 @@
  * memref.load at its indices clamped into [0, dim - 1] (a dynamic index out
  * of range reads the nearest element: defined, and never outside the
  * buffer). They carry {fa.inline}: fa-lower-attention inlines their calls in
- * every kernel once all kernels are in (faModuleInlineMarked). Two rewrites
- * make them cheaper per score, below: conversions to f32 of index values in
- * 32 bits, and divisions by a constant as products. */
+ * every kernel once all kernels are in (faModuleInlineMarked). Rewrites
+ * make them cheaper per score: divisions by a constant as products and
+ * tanh approximated (below), integer conversions (ScoreIndices.c). The
+ * tensor-core kernels' score_mod copy takes its query and key split into
+ * a per-thread base and a per-element offset, and has a tile-uniform copy
+ * where it reads a captured tensor by position (@NAME_mod_tile, with
+ * @NAME_mod_tile_range from MaskRange.c). */
 #include "Lowering/AttentionKernel.h"
+#include "Lowering/ScoreIndices.h"
 #include "Support/Builders.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -79,94 +84,6 @@ static void rewriteExtract(MlirOperation extract) {
   mlirOperationDestroy(extract);
 }
 
-/* --- integer conversions the kernels can do in 32 bits ----------------------
- * Index arithmetic is 64-bit on GPUs, and an i64 -> f32 conversion costs
- * several instructions per score (ALiBi's slope * (k - q)). Where the static
- * range of the converted value fits i32 (the indices b, h, i, j are below
- * 2^31, the kernels' i32 rows and columns), it is truncated to i32 first:
- * the same value, and the 64-bit arithmetic before it then narrows. */
-
-typedef struct {
-  bool known;
-  long double lo, hi; /* exact for the |values| < 2^62 kept known */
-} StaticRange;
-
-static StaticRange rangeOf(MlirValue v, MlirBlock entry, int depth);
-
-static StaticRange binaryRange(MlirOperation op, MlirBlock entry, int depth) {
-  StaticRange a = rangeOf(mlirOperationGetOperand(op, 0), entry, depth + 1);
-  StaticRange b = rangeOf(mlirOperationGetOperand(op, 1), entry, depth + 1);
-  StaticRange r = {false, 0, 0};
-  if (!a.known || !b.known)
-    return r;
-  if (faOpIsA(op, "arith.addi"))
-    r = (StaticRange){true, a.lo + b.lo, a.hi + b.hi};
-  else if (faOpIsA(op, "arith.subi"))
-    r = (StaticRange){true, a.lo - b.hi, a.hi - b.lo};
-  else if (faOpIsA(op, "arith.minsi"))
-    r = (StaticRange){true, a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
-  else if (faOpIsA(op, "arith.maxsi"))
-    r = (StaticRange){true, a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
-  const long double lim = 4611686018427387904.0L; /* 2^62 */
-  if (r.known && (r.lo < -lim || r.hi > lim))
-    r.known = false;
-  return r;
-}
-
-static StaticRange rangeOf(MlirValue v, MlirBlock entry, int depth) {
-  StaticRange unknown = {false, 0, 0};
-  if (depth > 16)
-    return unknown;
-  if (mlirValueIsABlockArgument(v)) {
-    bool index = mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry) &&
-                 mlirTypeIsAIndex(mlirValueGetType(v));
-    /* b, h, i, j (and index captures: unknown) */
-    intptr_t n = mlirBlockArgumentGetArgNumber(v);
-    int first = mlirTypeIsAF32(mlirValueGetType(mlirBlockGetArgument(entry, 0))) ? 1 : 0;
-    if (index && n >= first && n < first + 4)
-      return (StaticRange){true, 0, 2147483647.0L};
-    return unknown;
-  }
-  MlirOperation op = mlirOpResultGetOwner(v);
-  if (faOpIsA(op, "arith.constant")) {
-    MlirAttribute a = faOpGetAttr(op, "value");
-    if (!mlirAttributeIsAInteger(a))
-      return unknown;
-    long double c = (long double)mlirIntegerAttrGetValueInt(a);
-    return (StaticRange){true, c, c};
-  }
-  if (faOpIsA(op, "arith.index_cast") || faOpIsA(op, "arith.extsi")) {
-    MlirType to = mlirValueGetType(v);
-    StaticRange r = rangeOf(mlirOperationGetOperand(op, 0), entry, depth + 1);
-    /* index_cast to a narrower type truncates: only where it fits. */
-    int w = mlirTypeIsAIndex(to) ? 64 : (int)mlirIntegerTypeGetWidth(to);
-    long double half = w >= 63 ? 4611686018427387904.0L : (long double)(1LL << (w - 1));
-    if (r.known && (r.lo < -half || r.hi >= half))
-      r.known = false;
-    return r;
-  }
-  if (mlirOperationGetNumOperands(op) == 2 && mlirOperationGetNumResults(op) == 1)
-    return binaryRange(op, entry, depth);
-  return unknown;
-}
-
-/* sitofp %x : i64 -> f32 where x fits i32: trunci to i32, then sitofp. */
-static void narrowConversion(MlirOperation op, MlirBlock entry) {
-  if (!faOpIsA(op, "arith.sitofp"))
-    return;
-  MlirValue x = mlirOperationGetOperand(op, 0);
-  MlirType t = mlirValueGetType(x);
-  if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 64)
-    return;
-  StaticRange r = rangeOf(x, entry, 0);
-  if (!r.known || r.lo < -2147483648.0L || r.hi > 2147483647.0L)
-    return;
-  MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(op), 32);
-  MlirValue narrow = mlirOperationGetResult(
-      faOperationCreateBefore(op, "arith.trunci", 1, &x, 1, &i32, 0, NULL), 0);
-  mlirOperationSetOperand(op, 0, narrow);
-}
-
 /* divf %x, C (C a finite nonzero float constant) -> mulf %x, 1/C: a GPU's
  * correctly rounded division is a subroutine per score (softcap's s / c); the
  * product differs from it by at most an ulp of the quotient, less than the
@@ -220,11 +137,12 @@ static void approximateTanh(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
-/* The clone's signature: its captured tensors become the kernel's buffers. */
+/* The clone's signature: its captured tensors (arguments from `first`) become
+ * the kernel's buffers. */
 static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intptr_t first) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   intptr_t n = mlirBlockGetNumArguments(entry);
-  MlirType inputs[4 + 1 + FA_ATTENTION_MAX_CAPTURES];
+  MlirType inputs[4 + 3 + FA_ATTENTION_MAX_CAPTURES];
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     if (i >= first && mlirTypeIsARankedTensor(mlirValueGetType(arg)))
@@ -237,6 +155,12 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
   mlirOperationSetAttributeByName(
       clone, mlirStringRefCreateFromCString("function_type"),
       mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, inputs, 1, &result)));
+}
+
+/* The body's reads become loads, and the rewrites above and of
+ * ScoreIndices.c apply. */
+static void rewriteBody(MlirOperation clone, const FaAttentionKernel *k, const FaScoreIndices *ix) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (faOpIsA(op, "tensor.extract") &&
@@ -247,15 +171,14 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
     else if (faOpIsA(op, "math.tanh") && tanhApproximates(k))
       approximateTanh(op);
     else
-      narrowConversion(op, entry);
+      faScoreIndicesRewrite(op, ix);
     op = next;
   }
 }
 
-/* Appends @NAME_SUFFIX, the kernel copy of `fn`, to `module`. */
-static void appendClone(MlirOperation module, const FaAttentionKernel *k, MlirOperation fn,
-                        const char *name, const char *suffix, intptr_t firstCapture) {
-  MlirContext ctx = mlirOperationGetContext(module);
+/* A copy of `fn` named @NAME_SUFFIX, private and marked to be inlined. */
+static MlirOperation cloneNamed(MlirOperation fn, const char *name, const char *suffix) {
+  MlirContext ctx = mlirOperationGetContext(fn);
   MlirOperation clone = mlirOperationClone(fn);
   char symbol[192];
   snprintf(symbol, sizeof symbol, "%s_%s", name, suffix);
@@ -265,16 +188,44 @@ static void appendClone(MlirOperation module, const FaAttentionKernel *k, MlirOp
                                   mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private")));
   mlirOperationSetAttributeByName(clone, mlirStringRefCreateFromCString(FA_INLINE_ATTR),
                                   mlirUnitAttrGet(ctx));
-  retypeCaptures(clone, k, firstCapture);
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)),
-                                clone);
+  return clone;
+}
+
+static void appendTo(MlirOperation module, MlirOperation fn) {
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), fn);
+}
+
+/* Appends @NAME_SUFFIX, the kernel copy of `fn` whose indices start at
+ * argument `first` (split: base and offset, two arguments more), and
+ * returns it. */
+static MlirOperation appendClone(MlirOperation module, const FaAttentionKernel *k,
+                                 MlirOperation fn, const char *suffix, int first, bool split) {
+  MlirOperation clone = cloneNamed(fn, k->name, suffix);
+  FaScoreIndices ix = faScoreIndicesGet(clone, first);
+  if (split)
+    faScoreIndicesSplit(clone, &ix);
+  retypeCaptures(clone, k, first + (split ? 6 : 4));
+  rewriteBody(clone, k, &ix);
+  appendTo(module, clone);
+  return clone;
+}
+
+bool faAttentionModIsTiled(const FaAttentionKernel *k) {
+  return faAttentionUsesTensorCores(k) && !mlirOperationIsNull(k->modFn) &&
+         faScoreModReadsByPosition(k->modFn);
 }
 
 void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k) {
   if (!mlirOperationIsNull(k->maskFn))
-    appendClone(module, k, k->maskFn, k->name, "mask", 4);
-  if (!mlirOperationIsNull(k->modFn))
-    appendClone(module, k, k->modFn, k->name, "mod", 5);
+    appendClone(module, k, k->maskFn, "mask", 0, false);
+  if (mlirOperationIsNull(k->modFn))
+    return;
+  MlirOperation mod = appendClone(module, k, k->modFn, "mod", 1, faAttentionUsesTensorCores(k));
+  if (!faAttentionModIsTiled(k))
+    return;
+  MlirOperation tile = cloneNamed(mod, k->name, "mod_tile");
+  faScoreModMakeTileUniform(tile);
+  appendTo(module, tile);
 }
 
 /* ", VALUE", ", TYPE" or ", VALUE: TYPE": one item of a kernel's list. */
@@ -316,16 +267,24 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
     faTemplateVarsSetType(vars, "SINKS_ELT", k->sinksElt);
   faTemplateVarsSet(vars, "MASK_FN", "%s_mask", name);
   faTemplateVarsSet(vars, "MOD_FN", "%s_mod", name);
+  /* The tensor-core kernels' copy takes the query and key split. */
+  bool split = faAttentionUsesTensorCores(k);
+  faTemplateVarsSet(vars, "MOD_INDICES", "index, index, index, index%s",
+                    split ? ", index, index" : "");
+  faTemplateVarsSetFlag(vars, "MOD_TILE", faAttentionModIsTiled(k));
   faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
-  static const char *const kNames[2][2] = {{"CAPS", "CAP_TYPES"}, {"RANGE_CAPS", "RANGE_CAP_TYPES"}};
+  static const char *const kNames[2][3] = {{"CAPS", "CAP_TYPES", "CAP_PARAMS"},
+                                            {"RANGE_CAPS", "RANGE_CAP_TYPES", NULL}};
+  static const FaCapturesText kForms[3] = {FA_CAPTURES_VALUES, FA_CAPTURES_TYPES,
+                                           FA_CAPTURES_PARAMS};
   for (int range = 0; range < 2; ++range)
-    for (int form = 0; form < 2; ++form) {
+    for (int form = 0; form < 3 && kNames[range][form]; ++form) {
       FaText t;
       faTextInit(&t);
       if (range)
-        faAttentionAppendRangeCaptures(&t, k, form ? FA_CAPTURES_TYPES : FA_CAPTURES_VALUES);
+        faAttentionAppendRangeCaptures(&t, k, kForms[form]);
       else
-        faAttentionAppendCaptures(&t, k, form ? FA_CAPTURES_TYPES : FA_CAPTURES_VALUES);
+        faAttentionAppendCaptures(&t, k, kForms[form]);
       faTemplateVarsSetText(vars, kNames[range][form], t.data);
       faTextDestroy(&t);
     }

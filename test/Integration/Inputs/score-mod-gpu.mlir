@@ -218,3 +218,54 @@ func.func @documents_packed(%q: tensor<2x4x600x64xbf16>, %k: tensor<2x2x600x64xb
       : (tensor<2x4x600x64xbf16>, tensor<2x2x600x64xbf16>, tensor<2x2x600x64xbf16>, tensor<2x600xi32>, tensor<2x600xi1>) -> tensor<2x4x600x64xbf16>
   return %o : tensor<2x4x600x64xbf16>
 }
+
+// -----
+
+// A T5-like table of relative positions (clamped to +-64), f16, non-causal,
+// M = 700, N = 900: key tiles far from the diagonal read one table entry
+// (the tile-uniform copy), the others one per score.
+func.func private @relbias(%s: f32, %b: index, %h: index, %i: index, %j: index, %table: tensor<129x4xf32>) -> f32 {
+  %ii = arith.index_cast %i : index to i64
+  %jj = arith.index_cast %j : index to i64
+  %d = arith.subi %jj, %ii : i64
+  %lo = arith.constant -64 : i64
+  %hi = arith.constant 64 : i64
+  %c0 = arith.maxsi %d, %lo : i64
+  %c1 = arith.minsi %c0, %hi : i64
+  %r = arith.subi %c1, %lo : i64
+  %ri = arith.index_cast %r : i64 to index
+  %x = tensor.extract %table[%ri, %h] : tensor<129x4xf32>
+  %y = arith.addf %s, %x : f32
+  return %y : f32
+}
+func.func @relbias_table(%q: tensor<1x4x700x64xf16>, %k: tensor<1x4x900x64xf16>, %v: tensor<1x4x900x64xf16>, %table: tensor<129x4xf32>) -> tensor<1x4x700x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %table) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.125 : f32, score_mod = @relbias}
+      : (tensor<1x4x700x64xf16>, tensor<1x4x900x64xf16>, tensor<1x4x900x64xf16>, tensor<129x4xf32>) -> tensor<1x4x700x64xf16>
+  return %o : tensor<1x4x700x64xf16>
+}
+
+// -----
+
+// A conversion of i - j + 3000000 (the exact split of an index conversion:
+// a constant, the key negated) and a table read at a per-key position,
+// bf16, causal, GQA 2, M = N = 520.
+func.func private @skewed(%s: f32, %b: index, %h: index, %i: index, %j: index, %w: tensor<520xf32>) -> f32 {
+  %c = arith.constant 3000000 : index
+  %d0 = arith.subi %i, %j : index
+  %d = arith.addi %d0, %c : index
+  %di = arith.index_cast %d : index to i64
+  %df = arith.sitofp %di : i64 to f32
+  %e = arith.constant 3000000.0 : f32
+  %u = arith.subf %df, %e : f32
+  %m = arith.constant -0.03125 : f32
+  %t = arith.mulf %u, %m : f32
+  %x = tensor.extract %w[%j] : tensor<520xf32>
+  %y = arith.addf %s, %t : f32
+  %z = arith.addf %y, %x : f32
+  return %z : f32
+}
+func.func @skewed_alibi(%q: tensor<2x4x520x128xbf16>, %k: tensor<2x2x520x128xbf16>, %v: tensor<2x2x520x128xbf16>, %w: tensor<520xf32>) -> (tensor<2x4x520x128xbf16>, tensor<2x4x520xf32>) {
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %w) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.088388 : f32, causal_offset = 0 : i64, score_mod = @skewed}
+      : (tensor<2x4x520x128xbf16>, tensor<2x2x520x128xbf16>, tensor<2x2x520x128xbf16>, tensor<520xf32>) -> (tensor<2x4x520x128xbf16>, tensor<2x4x520xf32>)
+  return %o, %l : tensor<2x4x520x128xbf16>, tensor<2x4x520xf32>
+}

@@ -160,6 +160,19 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   setFeatures(vars, k);
 }
 
+const char *faTensorCoreAppendScoreMod(FaText *t, FaTemplateVars *vars, const FaAttentionKernel *k,
+                                       const char *name) {
+  if (mlirOperationIsNull(k->modFn))
+    return NULL;
+  const char *missing = NULL;
+  for (int tile = 0; tile < 1 + faAttentionModIsTiled(k) && !missing; ++tile) {
+    faTemplateVarsSet(vars, "FRAG_FN", "%s_mod%s", name, tile ? "_tile" : "");
+    faTemplateVarsSet(vars, "MOD_CALLEE", "%s_mod%s", k->name, tile ? "_tile" : "");
+    missing = faTextAppendTemplate(t, faTemplateAttentionScoreMod, vars);
+  }
+  return missing;
+}
+
 /* Whether a decode step of grouped heads may pack its heads into rows:
  * nothing in the op may tell the heads or the rows apart. */
 static bool mayPackHeads(const FaAttentionKernel *k, int64_t m) {

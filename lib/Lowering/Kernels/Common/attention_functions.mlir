@@ -1,5 +1,5 @@
-//#vars MASK_FN MOD_FN CAP_TYPES RANGE_FN RANGE_CAP_TYPES SUMMARY_DECLS
-//#flags MASK MOD
+//#vars MASK_FN MOD_FN MOD_INDICES CAP_TYPES RANGE_FN RANGE_CAP_TYPES SUMMARY_DECLS
+//#flags MASK MOD MOD_TILE
 // --- the op's mask and score_mod, as kernel functions -----------------------
 // (attention_functions.mlir.) Declared here; ScoreFunctions.c defines them
 // (copies of the op's functions on the kernel's buffers, inlined later).
@@ -9,5 +9,11 @@ func.func private @{{RANGE_FN}}(index, index, index, index, index, index{{RANGE_
 {{SUMMARY_DECLS}}
 //#endif
 //#if MOD
-func.func private @{{MOD_FN}}(f32, index, index, index, index{{CAP_TYPES}}) -> f32
+// (The tensor-core kernels' copy takes the query and key as base and offset:
+// MOD_INDICES; with MOD_TILE, its tile-uniform copy and that one's test.)
+func.func private @{{MOD_FN}}(f32, {{MOD_INDICES}}{{CAP_TYPES}}) -> f32
+//#if MOD_TILE
+func.func private @{{MOD_FN}}_tile(f32, {{MOD_INDICES}}{{CAP_TYPES}}) -> f32
+func.func private @{{MOD_FN}}_tile_range(index, index, index, index, index, index{{CAP_TYPES}}) -> i1
+//#endif
 //#endif

@@ -11,7 +11,7 @@
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD FUNCS NATURAL
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -67,30 +67,35 @@
       %frows = arith.constant dense<[{{S_ROWS}}]> : !{{P}}sidx
       %fnegz = arith.constant dense<-0.0> : !{{P}}sfrag
 //#if MOD
-      // Without a bias the scores are in natural units already (NATURAL:
-      // scaled by scale alone, log2(e) applied in the exponent); with one,
-      // in the log2 domain, converted for score_mod and back.
-//#if NATURAL
-      %ln2f = arith.constant 1.0 : f32
-      %log2ef = arith.constant 1.0 : f32
-//#else
-      %ln2f = arith.constant 0.69314718055994531 : f32
-      %log2ef = arith.constant 1.4426950408889634 : f32
-//#endif
-      %s3m = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3) -> (!{{P}}sfrag) {
-        %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
-        %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx
-        %fri = arith.addi %row0i, %frofs : i32
-        %fci = arith.addi %colbase, %fcofs : i32
-        %frix = arith.index_cast %fri : i32 to index
-        %fcix = arith.index_cast %fci : i32 to index
-        %fx = vector.extract %fv[%fi] : f32 from !{{P}}sfrag
-        %fxn = arith.mulf %fx, %ln2f : f32
-        %fxm = func.call @{{MOD_FN}}(%fxn, %b, %h, %frix, %fcix{{CAPS}}) : (f32, index, index, index, index{{CAP_TYPES}}) -> f32
-        %fxo = arith.mulf %fxm, %log2ef : f32
-        %fn = vector.insert %fxo, %fv[%fi] : f32 into !{{P}}sfrag
-        affine.yield %fn : !{{P}}sfrag
+      // score_mod on the fragment (attention_score_mod.mlir), on tiles it
+      // maps uniformly (MOD_TILE: every integer it derives from the query
+      // and key is one value over rows [%m0, %m0 + BM) and keys [%n0, %n0 +
+      // BN)) through its copy that computes those once per thread.
+      %frow0x = arith.index_cast %row0i : i32 to index
+      %fcol0x = arith.index_cast %colbase : i32 to index
+//#if MOD_TILE
+      %mt_bm = arith.constant {{BM}} : index
+      %mt_bn = arith.constant {{BN}} : index
+      %mt_c1 = arith.constant 1 : index
+      %mt_ie = arith.addi %m0, %mt_bm : index
+      %mt_ihi = arith.subi %mt_ie, %mt_c1 : index
+      %mt_je = arith.addi %n0, %mt_bn : index
+      %mt_jhi = arith.subi %mt_je, %mt_c1 : index
+      %mt_uni = func.call @{{MOD_FN}}_tile_range(%b, %h, %m0, %mt_ihi, %n0, %mt_jhi{{CAPS}})
+          : (index, index, index, index, index, index{{CAP_TYPES}}) -> i1
+      %s3m = scf.if %mt_uni -> (!{{P}}sfrag) {
+        %s3u = func.call @{{P}}mod_tile(%s3, %b, %h, %frow0x, %fcol0x{{CAPS}})
+            : (!{{P}}sfrag, index, index, index, index{{CAP_TYPES}}) -> !{{P}}sfrag
+        scf.yield %s3u : !{{P}}sfrag
+      } else {
+        %s3g = func.call @{{P}}mod(%s3, %b, %h, %frow0x, %fcol0x{{CAPS}})
+            : (!{{P}}sfrag, index, index, index, index{{CAP_TYPES}}) -> !{{P}}sfrag
+        scf.yield %s3g : !{{P}}sfrag
       }
+//#else
+      %s3m = func.call @{{P}}mod(%s3, %b, %h, %frow0x, %fcol0x{{CAPS}})
+          : (!{{P}}sfrag, index, index, index, index{{CAP_TYPES}}) -> !{{P}}sfrag
+//#endif
 //#else
       %s3m = arith.addf %s3, %fnegz : !{{P}}sfrag
 //#endif

@@ -198,6 +198,8 @@ static const char *appendVariant(FaText *t, const FaAttentionKernel *k, const ch
   setSplit(&vars, k, split);
   setShapes(&vars, k);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMma, &vars);
+  if (!missing)
+    missing = faTensorCoreAppendScoreMod(t, &vars, k, name);
   char tq[200], tk[200], tv[200];
   snprintf(tq, sizeof tq, "!%s_tq", name);
   snprintf(tk, sizeof tk, "!%s_tk", name);

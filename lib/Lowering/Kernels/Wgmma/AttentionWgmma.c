@@ -270,6 +270,8 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
   const char *missing = setWaits(&vars, &w, name);
   if (!missing)
     missing = faTextAppendTemplate(t, faTemplateAttentionWgmma, &vars);
+  if (!missing)
+    missing = faTensorCoreAppendScoreMod(t, &vars, k, name);
   faTemplateVarsDestroy(&vars);
   return faTemplateError("the Hopper kernel", missing);
 }
