@@ -10,11 +10,11 @@
  *   thread's first row and column plus the element's offsets (split
  *   indices), a conversion of +-i +-j + c is computed from the per-thread
  *   part B = +-i0 +-j0 + c and the per-element constant D = +-di +-dj:
- *   B = hi + lo with hi = B & -1024, lo = B & 1023; f32(hi) and f32(lo) are
- *   exact (|B| < 2^33 leaves hi 24 significant bits), so is f32(lo) + f32(D)
- *   (|.| < 2^11), and f32(hi) + (f32(lo) + f32(D)) rounds the exact B + D
- *   once, as the conversion does: two FADDs a score, the conversions once
- *   per thread and tile;
+ *   B = hi + lo with hi = B & -1024, lo = B & 1023; f32(hi) - 2^23 is exact
+ *   (|B| < 2^33 leaves hi 24 significant bits), so are 2^23 + lo (made from
+ *   its bits) and 2^23 + lo + f32(D) (integers below 2^24), and their sum
+ *   rounds the exact B + D once, as the conversion does: two FADDs a score,
+ *   the conversion of hi once per thread and tile;
  * - the tile-uniform copy (faScoreModMakeTileUniform).
  * docs/lowering.md, "Score modifications". */
 #include "Lowering/ScoreIndices.h"
@@ -219,9 +219,18 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
   MlirValue base = combine(op, &l, ix->parts[0], ix->parts[2], true);
   MlirValue offset = combine(op, &l, ix->parts[1], ix->parts[3], false);
   MlirValue hi = binaryOf(op, "arith.andi", base, constantOf(op, i64, -1024));
-  MlirValue lo = binaryOf(op, "arith.andi", base, constantOf(op, i64, 1023));
-  MlirValue fhi = castOf(op, "arith.sitofp", hi, f32);
-  MlirValue flo = castOf(op, "arith.sitofp", castOf(op, "arith.trunci", lo, i32), f32);
+  MlirValue lo = castOf(op, "arith.trunci", binaryOf(op, "arith.andi", base, constantOf(op, i64, 1023)), i32);
+  /* f32(hi) - 2^23 and 2^23 + lo (lo in the mantissa of 2^23's bits):
+   * both exact, as is 2^23 + lo + D; no integer conversion of lo that a
+   * compiler could merge with D's into one per score. */
+  MlirValue magic = mlirOperationGetResult(
+      faOperationCreateBefore(op, "arith.constant", 0, NULL, 1, &f32, 1,
+                              (MlirNamedAttribute[]){faNamedAttributeGet(
+                                  ctx, "value", mlirFloatAttrDoubleGet(ctx, f32, 8388608.0))}),
+      0);
+  MlirValue fhi = binaryOf(op, "arith.subf", castOf(op, "arith.sitofp", hi, f32), magic);
+  MlirValue bits = binaryOf(op, "arith.ori", lo, constantOf(op, i32, 0x4B000000));
+  MlirValue flo = castOf(op, "arith.bitcast", bits, f32);
   MlirValue fd = castOf(op, "arith.sitofp", castOf(op, "arith.trunci", offset, i32), f32);
   MlirValue sum = binaryOf(op, "arith.addf", fhi, binaryOf(op, "arith.addf", flo, fd));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), sum);

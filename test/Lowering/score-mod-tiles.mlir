@@ -11,9 +11,10 @@
 
 // ALiBi: slope * (j - i). fa-lower-attention inlines the copies: per score,
 // i = i0 + di and j = j0 + dj (nsw); the conversion of j - i becomes
-// B = j0 - i0 (per thread) split at 1024 and D = dj - di (a constant once
-// the loop is unrolled), added in f32; no table read by position: no tile
-// copy.
+// B = j0 - i0 (per thread) split at 1024 (the high part converted, the low
+// one placed in 2^23's mantissa) and D = dj - di (a constant once the loop
+// is unrolled), added in f32, sums and products free to contract into FMAs;
+// no table read by position: no tile copy.
 // CHECK-LABEL: func.func @alibi
 // CHECK: affine.for
 // CHECK: %[[I:.*]] = arith.addi %[[I0:.*]], %{{.*}} overflow<nsw> : index
@@ -22,13 +23,15 @@
 // CHECK: arith.index_cast %[[J0]] : index to i64
 // CHECK: %[[HI:.*]] = arith.andi %[[B:.*]], %c-1024_i64 : i64
 // CHECK: %[[LO:.*]] = arith.andi %[[B]], %c1023_i64 : i64
-// CHECK-NEXT: %[[FHI:.*]] = arith.sitofp %[[HI]] : i64 to f32
 // CHECK-NEXT: %[[LO32:.*]] = arith.trunci %[[LO]] : i64 to i32
-// CHECK-NEXT: %[[FLO:.*]] = arith.sitofp %[[LO32]] : i32 to f32
+// CHECK: %[[FH:.*]] = arith.sitofp %[[HI]] : i64 to f32
+// CHECK-NEXT: %[[FHI:.*]] = arith.subf %[[FH]], %cst{{.*}} : f32
+// CHECK: %[[BITS:.*]] = arith.ori %[[LO32]], %c1258291200_i32 : i32
+// CHECK-NEXT: %[[FLO:.*]] = arith.bitcast %[[BITS]] : i32 to f32
 // CHECK-NEXT: %[[D32:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK-NEXT: %[[FD:.*]] = arith.sitofp %[[D32]] : i32 to f32
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[FLO]], %[[FD]] : f32
-// CHECK-NEXT: arith.addf %[[FHI]], %[[S]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[FLO]], %[[FD]] fastmath<contract> : f32
+// CHECK-NEXT: arith.addf %[[FHI]], %[[S]] fastmath<contract> : f32
 // CHECK-NOT: scf.if
 // CHECK: affine.yield
 // MMA-LABEL: func.func @alibi

@@ -6,7 +6,8 @@
 // S_COLS[e]; the callee takes the bases and the offsets apart (i0, di, j0,
 // dj), so that its integer-to-float conversions and its tile-uniform reads
 // are computed once per thread, not per score. The scores are in natural
-// units (NATURAL) or in the log2 domain, converted for score_mod and back.
+// units (NATURAL) or in the log2 domain, converted for score_mod and back;
+// products and sums may contract into FMAs (ScoreFunctions.c).
 //#vars P NS S_ROWS S_COLS FRAG_FN MOD_CALLEE CAPS CAP_TYPES CAP_PARAMS
 //#flags NATURAL
 func.func private @{{FRAG_FN}}(%fv0: !{{P}}sfrag, %b: index, %h: index, %row0: index, %col0: index{{CAP_PARAMS}})
@@ -26,10 +27,10 @@ func.func private @{{FRAG_FN}}(%fv0: !{{P}}sfrag, %b: index, %h: index, %row0: i
     %di = arith.index_cast %frofs : i32 to index
     %dj = arith.index_cast %fcofs : i32 to index
     %fx = vector.extract %fv[%fi] : f32 from !{{P}}sfrag
-    %fxn = arith.mulf %fx, %ln2f : f32
+    %fxn = arith.mulf %fx, %ln2f fastmath<contract> : f32
     %fxm = func.call @{{MOD_CALLEE}}(%fxn, %b, %h, %row0, %di, %col0, %dj{{CAPS}})
         : (f32, index, index, index, index, index, index{{CAP_TYPES}}) -> f32
-    %fxo = arith.mulf %fxm, %log2ef : f32
+    %fxo = arith.mulf %fxm, %log2ef fastmath<contract> : f32
     %fn = vector.insert %fxo, %fv[%fi] : f32 into !{{P}}sfrag
     affine.yield %fn : !{{P}}sfrag
   }

@@ -55,7 +55,8 @@
       }
 //#else
 //#if PRESCALE
-      %s3 = arith.mulf %s, %qkv : !{{P}}sfrag
+      // (The product may contract with a score_mod's sum into an FMA.)
+      %s3 = arith.mulf %s, %qkv fastmath<contract> : !{{P}}sfrag
 //#else
       // Raw scores: scale * log2(e) is applied inside the exponent below.
       %s3 = arith.addf %s, %negzs : !{{P}}sfrag
