@@ -238,6 +238,9 @@ static bool cloneBodyOp(Builder *b, Body *g, MlirOperation op) {
   if (!allowed || mlirOperationGetNumRegions(op) || n > 8 ||
       g->numLocals + mlirOperationGetNumResults(op) > kMaxLocals)
     return false;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
+    if (mlirTypeIsAShaped(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return false; /* scalars only: what every kernel inlines per score */
   Scalar ops[8];
   unsigned deps = 0;
   for (intptr_t k = 0; k < n; ++k) {
