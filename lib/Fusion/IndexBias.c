@@ -567,10 +567,13 @@ static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
     b->args[d] = scalar(mlirBlockGetArgument(b->entry, 1 + d), 1u << d);
   MlirType type = mlirValueGetType(bias);
   Scalar idx[4], value;
-  for (int d = 0; d < 4; ++d)
-    idx[d] = !mlirShapedTypeIsDynamicDim(type, d) && mlirShapedTypeGetDimSize(type, d) == 1
-                 ? b->zero
-                 : b->args[d];
+  for (int d = 0; d < 4; ++d) {
+    /* A dynamic dim of size 1 at run time is broadcast by the kernels:
+     * which index it reads is not known here. */
+    if (mlirShapedTypeIsDynamicDim(type, d))
+      return false;
+    idx[d] = mlirShapedTypeGetDimSize(type, d) == 1 ? b->zero : b->args[d];
+  }
   if (!readTensor(b, bias, idx, &value) || !b->readsIndex || !capturesAreSmall(b))
     return false;
   MlirType et = elementTypeOf(bias), f32 = mlirF32TypeGet(b->ctx);
