@@ -266,7 +266,7 @@ static bool predicateOf(MlirOperation op, FaCmp *out, FaCmpMode *mode) {
   return true;
 }
 
-static bool isParallelOnly(MlirOperation generic) {
+bool faLinalgIsParallelOnly(MlirOperation generic) {
   MlirAttribute its = faOpGetAttr(generic, "iterator_types");
   MlirAttribute par = mlirAttributeParseGet(
       mlirOperationGetContext(generic),
@@ -499,7 +499,7 @@ static FaExpr *buildGeneric(FaExprBuilder *b, MlirOperation def,
   MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(def);
   intptr_t numOperands = mlirOperationGetNumOperands(def);
   if (mlirOperationGetNumResults(def) != 1 || numOperands > 9 ||
-      !isParallelOnly(def) ||
+      !faLinalgIsParallelOnly(def) ||
       !mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(
           mlirArrayAttrGetElement(maps, numOperands - 1))))
     return NULL; /* not elementwise: a leaf */
@@ -660,6 +660,16 @@ static bool alignAllDims(MlirType st, MlirType rt, int8_t *out) {
  * (-1: a dropped unit dim). tensor reshapes say it with their reassociation;
  * for tosa.reshape non-unit dims are matched in order. False if the
  * reassociation does not fit the shapes. */
+static bool unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
+                            int8_t *out);
+
+bool faUnitReshapeGetSourceDims(MlirOperation def, MlirValue v, int8_t *out) {
+  MlirType st = mlirValueGetType(mlirOperationGetOperand(def, 0));
+  if (!faOpIsUnitReshape(def, v) || mlirShapedTypeGetRank(st) > FA_EXPR_MAX_RANK)
+    return false;
+  return unitReshapeDims(def, st, mlirValueGetType(v), out);
+}
+
 static bool unitReshapeDims(MlirOperation def, MlirType st, MlirType rt,
                             int8_t *out) {
   intptr_t sr = mlirShapedTypeGetRank(st), rr = mlirShapedTypeGetRank(rt);

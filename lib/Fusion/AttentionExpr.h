@@ -125,6 +125,14 @@ bool faExprIsRowLeaf(const FaExpr *e, int rank);
  * tosa.reshape) that only adds or drops unit dims of static shapes? */
 bool faOpIsUnitReshape(MlirOperation def, MlirValue v);
 
+/* For each dim of the source of the unit reshape `def` (producing `v`), the
+ * dim of `v` it becomes (-1: a dropped unit dim); false if `def` is no unit
+ * reshape or its reassociation does not fit its shapes. */
+bool faUnitReshapeGetSourceDims(MlirOperation def, MlirValue v, int8_t *out);
+
+/* Whether every iterator of the linalg op `generic` is parallel. */
+bool faLinalgIsParallelOnly(MlirOperation generic);
+
 /* The splat value of a constant-like op result (arith.constant, tosa.const,
  * linalg.fill), if it is one. */
 bool faValueGetSplat(MlirValue v, double *out);

@@ -9,6 +9,7 @@
  * runs on a whole region and also folds and erases unrelated dead ops, and
  * the rest of the module must stay as it was.) */
 #include "Fusion/AttentionMatch.h"
+#include "Fusion/IndexBias.h"
 #include "Support/Builders.h"
 #include "Support/IRText.h"
 #include "Support/PassSupport.h"
@@ -647,6 +648,10 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
     mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   }
   faEraseDeadOps(rw, all, n, kDeadOps);
+  /* A bias computed from the indices and small tables moves into the
+   * kernel (IndexBias.c); the op's functions are its own here. */
+  if (faIndexBiasToScoreMod(rw, attn, fns.table))
+    faTextAppend(why, " (its bias computed in the kernel as score_mod)");
   return true;
 }
 

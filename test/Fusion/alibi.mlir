@@ -2,15 +2,17 @@
 // mask with a finite fill (masked_fill(j > i, finfo.min)): fusion bounds the bias
 // (constants, iotas, conversions), the triangle keeps key 0 of every row, and the
 // fill dominates every visible score (checkFiniteMask), so it acts as -inf: the op
-// takes causal_offset = 0 and the bias. A bias fusion cannot bound (a function
-// argument) keeps the finite causal mask from combining with it.
+// takes causal_offset = 0 and the bias, which it computes from the indices and
+// the slopes (a capture) as its score_mod (test/Fusion/index-bias.mlir). A bias
+// fusion cannot bound (a function argument) keeps the finite causal mask from
+// combining with it.
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
 // AGREE-COUNT-4: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @alibi_causal_lowest
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[SLOPES:.*]]) {causal_offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @fa_bias_0} : ({{.*}}, tensor<2xf32>)
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #h = affine_map<(d0, d1, d2, d3) -> (d1)>

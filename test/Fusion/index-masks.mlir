@@ -697,9 +697,10 @@ func.func @chunked_runtime_size(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf3
 
 // The same computed as an i1 tensor of its own (a generic before the
 // scores'): no mask function, but the tensor stays the boolean mask bias it
-// was read as before divisions were understood.
+// was read as before divisions were understood; computed from the indices and
+// the size (a capture), that bias becomes the op's score_mod (index-bias.mlir).
 // CHECK-LABEL: func.func @chunked_runtime_size_tensor
-// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @fa_bias_0} : ({{.*}}, tensor<i64>)
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @chunked_runtime_size_tensor(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %size: tensor<i64>) -> tensor<2x2x8x16xf32> {

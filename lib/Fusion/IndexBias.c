@@ -1,0 +1,725 @@
+/* Index-derived biases as score_mod functions (IndexBias.h).
+ *
+ * Fusion turns a bias the source adds to the scores into the op's bias
+ * operand: a [B, Hq, M, N] tensor (or a broadcast of one) that the kernels
+ * read from memory. Where the source computes that tensor from the indices
+ * alone (T5's relative-position buckets gathered from a [32, H] table,
+ * ALiBi's slope[h] * (j - i)), the kernel can compute it instead: this step
+ * follows the bias's producers back, evaluates them at one (b, h, i, j) by
+ * mapping the indices through views, transposes and each generic's indexing
+ * maps, and clones each generic body's ops into a score_mod function (the
+ * source's ops, in the source's types: nothing is re-derived). The tensors
+ * it reads that no understood op computes (function arguments, non-splat
+ * constants) become captures. Anything else leaves the op as it was. */
+#include "Fusion/IndexBias.h"
+#include "Fusion/AttentionExpr.h"
+#include "Fusion/Transpose.h"
+#include "Support/Builders.h"
+#include "Support/IRText.h"
+
+#include "fa-c/Dialect.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Linalg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  kMaxRank = FA_EXPR_MAX_RANK,
+  kMaxMemo = 256,    /* tensors evaluated at some indices */
+  kMaxVisited = 256, /* source ops read through (erased once dead) */
+  kMaxLocals = 128,  /* values of one generic body */
+  kMaxSmallTable = 65536,
+};
+
+/* Which of the function's indices a value depends on. */
+enum { kDepB = 1, kDepH = 2, kDepI = 4, kDepJ = 8 };
+
+/* A value of the function being built, with the indices it depends on. */
+typedef struct {
+  MlirValue v;
+  unsigned deps;
+} Scalar;
+
+/* Tensor `tensor` read at `idx`: its value. */
+typedef struct {
+  MlirValue tensor;
+  intptr_t rank;
+  MlirValue idx[kMaxRank];
+  Scalar value;
+} Memo;
+
+/* How a capture is read: `split` if some read indexes it with the query and
+ * the key in different dims (an [M, N] data tensor), `joint` if some index
+ * depends on both (a gather at a computed position). */
+typedef struct {
+  MlirValue tensor;
+  MlirValue arg;
+  bool split, joint;
+} Capture;
+
+typedef struct {
+  MlirContext ctx;
+  MlirLocation loc;
+  MlirBlock entry;
+  MlirOperation anchor; /* new ops go before it */
+  Scalar zero;          /* index 0 */
+  Scalar args[4];       /* b, h, i, j */
+  Capture captures[FA_ATTENTION_MAX_CAPTURES];
+  int numCaptures;
+  bool readsIndex; /* some body reads linalg.index, or a capture at computed indices */
+  Memo memo[kMaxMemo];
+  int numMemo;
+  MlirOperation visited[kMaxVisited];
+  int numVisited;
+  MlirValue outside[kMaxLocals]; /* the source's scalar constants, */
+  Scalar outsideValue[kMaxLocals]; /* cloned once */
+  int numOutside;
+} Builder;
+
+/* One linalg.generic body being evaluated at one point of its loops. */
+typedef struct {
+  MlirOperation generic;
+  MlirBlock body;
+  intptr_t numInputs, numLoops;
+  Scalar loops[kMaxRank];
+  MlirValue from[kMaxLocals];
+  Scalar to[kMaxLocals];
+  int numLocals;
+} Body;
+
+static bool readTensor(Builder *b, MlirValue t, const Scalar *idx, Scalar *out);
+
+static Scalar scalar(MlirValue v, unsigned deps) { return (Scalar){v, deps}; }
+
+static void visit(Builder *b, MlirOperation op) {
+  for (int i = 0; i < b->numVisited; ++i)
+    if (mlirOperationEqual(b->visited[i], op))
+      return;
+  if (b->numVisited < kMaxVisited)
+    b->visited[b->numVisited++] = op;
+}
+
+static MlirType elementTypeOf(MlirValue t) {
+  return mlirShapedTypeGetElementType(mlirValueGetType(t));
+}
+
+/* An arith.constant of `value` (a typed scalar attribute). */
+static Scalar constant(Builder *b, MlirAttribute value) {
+  MlirNamedAttribute attr = faNamedAttributeGet(b->ctx, "value", value);
+  MlirType type = mlirAttributeGetType(value);
+  MlirOperation op = faOperationCreateBefore(b->anchor, "arith.constant", 0, NULL, 1, &type,
+                                             1, &attr);
+  return scalar(mlirOperationGetResult(op, 0), 0);
+}
+
+/* A scalar the source defines outside the ops being evaluated: only a
+ * constant (anything else would need a scalar capture). */
+static bool readOutside(Builder *b, MlirValue v, Scalar *out) {
+  for (int k = 0; k < b->numOutside; ++k)
+    if (mlirValueEqual(b->outside[k], v)) {
+      *out = b->outsideValue[k];
+      return true;
+    }
+  MlirOperation def = faValueGetDefiningOp(v);
+  MlirAttribute value = faOpIsA(def, "arith.constant") ? faOpGetAttr(def, "value")
+                                                       : mlirAttributeGetNull();
+  if (mlirAttributeIsNull(value) || mlirTypeIsAShaped(mlirValueGetType(v)))
+    return false;
+  visit(b, def);
+  *out = constant(b, value);
+  if (b->numOutside < kMaxLocals) {
+    b->outside[b->numOutside] = v;
+    b->outsideValue[b->numOutside++] = *out;
+  }
+  return true;
+}
+
+/* `tensor` as a capture (added to the function's arguments once). */
+static Capture *captureOf(Builder *b, MlirValue tensor) {
+  for (int c = 0; c < b->numCaptures; ++c)
+    if (mlirValueEqual(b->captures[c].tensor, tensor))
+      return &b->captures[c];
+  if (b->numCaptures == FA_ATTENTION_MAX_CAPTURES)
+    return NULL;
+  Capture *c = &b->captures[b->numCaptures++];
+  *c = (Capture){tensor, mlirBlockAddArgument(b->entry, mlirValueGetType(tensor), b->loc),
+                 false, false};
+  return c;
+}
+
+/* tensor.extract of capture `tensor` at `idx`. */
+static bool readCapture(Builder *b, MlirValue tensor, const Scalar *idx, Scalar *out) {
+  Capture *c = captureOf(b, tensor);
+  if (!c)
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(tensor));
+  MlirValue operands[1 + kMaxRank] = {c->arg};
+  unsigned deps = 0, withI = 0, withJ = 0;
+  for (intptr_t d = 0; d < rank; ++d) {
+    operands[1 + d] = idx[d].v;
+    deps |= idx[d].deps;
+    withI |= (idx[d].deps & kDepI) ? 1u << d : 0;
+    withJ |= (idx[d].deps & kDepJ) ? 1u << d : 0;
+  }
+  c->joint |= (withI & withJ) != 0;
+  c->split |= withI && withJ && (withI | withJ) != (withI & withJ);
+  MlirType et = elementTypeOf(tensor);
+  MlirOperation op =
+      faOperationCreateBefore(b->anchor, "tensor.extract", 1 + rank, operands, 1, &et, 0, NULL);
+  *out = scalar(mlirOperationGetResult(op, 0), deps);
+  return true;
+}
+
+/* --- generic bodies ------------------------------------------------------- */
+
+static bool readBodyValue(Builder *b, Body *g, MlirValue v, Scalar *out);
+
+/* Indices of input `t` of the generic: its map's results through the loops
+ * (a constant 0 reads a broadcast unit dim). */
+static bool inputIndices(Builder *b, const Body *g, intptr_t t, Scalar *idx) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(g->generic);
+  MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, t));
+  if (mlirAffineMapGetNumResults(m) > kMaxRank)
+    return false;
+  for (intptr_t r = 0; r < mlirAffineMapGetNumResults(m); ++r) {
+    MlirAffineExpr e = mlirAffineMapGetResult(m, r);
+    if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) < g->numLoops)
+      idx[r] = g->loops[mlirAffineDimExprGetPosition(e)];
+    else if (mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0)
+      idx[r] = b->zero;
+    else
+      return false;
+  }
+  return true;
+}
+
+/* A block argument: input t read at its mapped indices; an output's is the
+ * destination's old value, which the bias must not depend on. */
+static bool readBodyArgument(Builder *b, Body *g, MlirValue v, Scalar *out) {
+  intptr_t t = mlirBlockArgumentGetArgNumber(v);
+  if (t >= g->numInputs)
+    return false;
+  MlirValue in = mlirOperationGetOperand(g->generic, t);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(in)))
+    return readOutside(b, in, out);
+  Scalar idx[kMaxRank];
+  return inputIndices(b, g, t, idx) && readTensor(b, in, idx, out);
+}
+
+/* tensor.extract of a tensor defined outside the body, at indices the body
+ * computes. */
+static bool readBodyExtract(Builder *b, Body *g, MlirOperation op, Scalar *out) {
+  MlirValue src = mlirOperationGetOperand(op, 0);
+  intptr_t rank = mlirOperationGetNumOperands(op) - 1;
+  Scalar idx[kMaxRank];
+  if (rank > kMaxRank || (mlirValueIsABlockArgument(src) &&
+                          mlirBlockEqual(mlirBlockArgumentGetOwner(src), g->body)))
+    return false;
+  for (intptr_t d = 0; d < rank; ++d)
+    if (!readBodyValue(b, g, mlirOperationGetOperand(op, d + 1), &idx[d]))
+      return false;
+  b->readsIndex = true;
+  return readTensor(b, src, idx, out);
+}
+
+/* An arith, math or index op of the body, cloned with its operands' values. */
+static bool cloneBodyOp(Builder *b, Body *g, MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  bool allowed = (name.length > 6 && !strncmp(name.data, "arith.", 6)) ||
+                 (name.length > 5 && !strncmp(name.data, "math.", 5)) ||
+                 (name.length > 6 && !strncmp(name.data, "index.", 6));
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (!allowed || mlirOperationGetNumRegions(op) || n > 8 ||
+      g->numLocals + mlirOperationGetNumResults(op) > kMaxLocals)
+    return false;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
+    if (mlirTypeIsAShaped(mlirValueGetType(mlirOperationGetResult(op, r))))
+      return false; /* scalars only: what every kernel inlines per score */
+  Scalar ops[8];
+  unsigned deps = 0;
+  for (intptr_t k = 0; k < n; ++k) {
+    if (!readBodyValue(b, g, mlirOperationGetOperand(op, k), &ops[k]))
+      return false;
+    deps |= ops[k].deps;
+  }
+  MlirOperation clone = mlirOperationClone(op);
+  mlirBlockInsertOwnedOperationBefore(b->entry, b->anchor, clone);
+  for (intptr_t k = 0; k < n; ++k)
+    mlirOperationSetOperand(clone, k, ops[k].v);
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
+    g->from[g->numLocals] = mlirOperationGetResult(op, r);
+    g->to[g->numLocals++] = scalar(mlirOperationGetResult(clone, r), deps);
+  }
+  return true;
+}
+
+/* Value `v` of the body (or a constant from outside it) at the body's loop
+ * point. Only what the yielded value depends on is evaluated (the
+ * bounds checks torch-mlir asserts on a gather's indices are not: the
+ * kernels read a capture's nearest element instead). */
+static bool readBodyValue(Builder *b, Body *g, MlirValue v, Scalar *out) {
+  for (int k = 0; k < g->numLocals; ++k)
+    if (mlirValueEqual(g->from[k], v)) {
+      *out = g->to[k];
+      return true;
+    }
+  if (mlirValueIsABlockArgument(v))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->body) &&
+           readBodyArgument(b, g, v, out);
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (!mlirOperationEqual(mlirOperationGetParentOperation(op), g->generic))
+    return readOutside(b, v, out);
+  if (faOpIsA(op, "linalg.index")) {
+    MlirAttribute dim = faOpGetAttr(op, "dim");
+    if (mlirAttributeIsNull(dim) || !mlirAttributeIsAInteger(dim) ||
+        mlirIntegerAttrGetValueInt(dim) < 0 || mlirIntegerAttrGetValueInt(dim) >= g->numLoops)
+      return false;
+    b->readsIndex = true;
+    *out = g->loops[mlirIntegerAttrGetValueInt(dim)];
+    return true;
+  }
+  if (faOpIsA(op, "tensor.extract")) {
+    if (g->numLocals == kMaxLocals || !readBodyExtract(b, g, op, out))
+      return false;
+    g->from[g->numLocals] = v;
+    g->to[g->numLocals++] = *out;
+    return true;
+  }
+  if (!cloneBodyOp(b, g, op))
+    return false;
+  return readBodyValue(b, g, v, out);
+}
+
+/* The source's constants that the body uses (its bounds checks' too): they
+ * may die with the generic. */
+static void visitBodyConstants(Builder *b, MlirBlock body) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); ++k) {
+      MlirOperation def = faValueGetDefiningOp(mlirOperationGetOperand(op, k));
+      if (faOpIsA(def, "arith.constant") &&
+          !mlirBlockEqual(mlirOperationGetBlock(def), body))
+        visit(b, def);
+    }
+}
+
+/* Result `r` of an all-parallel linalg.generic whose output map is a
+ * permutation, at `idx`: its body evaluated at the loop point `idx` names. */
+static bool readGeneric(Builder *b, MlirOperation generic, intptr_t r, const Scalar *idx,
+                        Scalar *out) {
+  intptr_t numResults = mlirOperationGetNumResults(generic);
+  Body g;
+  memset(&g, 0, sizeof g);
+  g.generic = generic;
+  g.body = mlirRegionGetFirstBlock(mlirOperationGetRegion(generic, 0));
+  g.numInputs = mlirOperationGetNumOperands(generic) - numResults;
+  if (!faLinalgIsParallelOnly(generic) || g.numInputs < 0 || r >= numResults)
+    return false;
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(generic);
+  MlirAffineMap m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, g.numInputs + r));
+  g.numLoops = mlirAffineMapGetNumDims(m);
+  if (!mlirAffineMapIsPermutation(m) || g.numLoops > kMaxRank)
+    return false;
+  for (intptr_t k = 0; k < g.numLoops; ++k)
+    g.loops[mlirAffineDimExprGetPosition(mlirAffineMapGetResult(m, k))] = idx[k];
+  MlirOperation yield = mlirBlockGetTerminator(g.body);
+  if (!readBodyValue(b, &g, mlirOperationGetOperand(yield, r), out))
+    return false;
+  visitBodyConstants(b, g.body);
+  return true;
+}
+
+/* --- tensors ---------------------------------------------------------------- */
+
+/* A reshape that only adds or drops unit dims, read through. */
+static bool readUnitReshape(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                            Scalar *out) {
+  int8_t dims[kMaxRank];
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  if (!faUnitReshapeGetSourceDims(def, t, dims))
+    return false;
+  Scalar in[kMaxRank];
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(mlirValueGetType(src)); ++d)
+    in[d] = dims[d] < 0 ? b->zero : idx[dims[d]];
+  return readTensor(b, src, in, out);
+}
+
+/* linalg.broadcast: the input without the added dims. */
+static bool readBroadcast(Builder *b, MlirOperation def, const Scalar *idx, Scalar *out) {
+  MlirAttribute added = faOpGetAttr(def, "dimensions");
+  MlirValue t = mlirOperationGetResult(def, 0);
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(t));
+  if (mlirAttributeIsNull(added) || !mlirAttributeIsADenseI64Array(added))
+    return false;
+  Scalar in[kMaxRank];
+  intptr_t n = 0;
+  for (intptr_t d = 0; d < rank; ++d) {
+    bool isAdded = false;
+    for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(added); ++k)
+      isAdded |= mlirDenseI64ArrayGetElement(added, k) == d;
+    if (!isAdded)
+      in[n++] = idx[d];
+  }
+  return readTensor(b, mlirOperationGetOperand(def, 0), in, out);
+}
+
+/* An elementwise arith op on tensors of one shape (what fusion itself
+ * builds: a clamp, a mask's select), as the same op on scalars. */
+static bool readTensorArith(Builder *b, MlirOperation def, const Scalar *idx, Scalar *out) {
+  intptr_t n = mlirOperationGetNumOperands(def);
+  MlirValue ops[4];
+  unsigned deps = 0;
+  if (n > 4 || mlirOperationGetNumResults(def) != 1 || mlirOperationGetNumRegions(def))
+    return false;
+  for (intptr_t k = 0; k < n; ++k) {
+    Scalar s;
+    if (!readTensor(b, mlirOperationGetOperand(def, k), idx, &s))
+      return false;
+    ops[k] = s.v;
+    deps |= s.deps;
+  }
+  MlirNamedAttribute attrs[8];
+  intptr_t na = mlirOperationGetNumAttributes(def);
+  if (na > 8)
+    return false;
+  for (intptr_t k = 0; k < na; ++k)
+    attrs[k] = mlirOperationGetAttribute(def, k);
+  MlirType et = elementTypeOf(mlirOperationGetResult(def, 0));
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+  char buf[64];
+  if (name.length >= sizeof buf)
+    return false;
+  memcpy(buf, name.data, name.length);
+  buf[name.length] = 0;
+  MlirOperation op = faOperationCreateBefore(b->anchor, buf, n, ops, 1, &et, na, attrs);
+  *out = scalar(mlirOperationGetResult(op, 0), deps);
+  return true;
+}
+
+static bool isTensorArith(MlirOperation def) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+  if (mlirOperationGetNumResults(def) != 1 || name.length <= 6 || strncmp(name.data, "arith.", 6) || faOpIsA(def, "arith.constant"))
+    return false;
+  MlirType rt = mlirValueGetType(mlirOperationGetResult(def, 0));
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(def); ++k) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(def, k));
+    if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != mlirShapedTypeGetRank(rt))
+      return false;
+  }
+  return mlirTypeIsARankedTensor(rt);
+}
+
+/* A constant tensor: its splat value, or (not a splat) a capture. */
+static bool readConstant(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                         Scalar *out) {
+  MlirAttribute value = faConstantOpGetValue(def);
+  if (!mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
+      mlirDenseElementsAttrIsSplat(value)) {
+    *out = constant(b, mlirDenseElementsAttrGetSplatValue(value));
+    return true;
+  }
+  return readCapture(b, t, idx, out);
+}
+
+static bool readOp(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx, Scalar *out) {
+  int64_t perm[kMaxRank];
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(t));
+  if (faOpIsA(def, "arith.constant") || faOpIsA(def, "tosa.const"))
+    return readConstant(b, def, t, idx, out);
+  if (faOpIsA(def, "linalg.fill") || faOpIsA(def, "tensor.splat"))
+    return readOutside(b, mlirOperationGetOperand(def, 0), out);
+  if (faOpIsA(def, "linalg.generic"))
+    return readGeneric(b, def, mlirOpResultGetResultNumber(t), idx, out);
+  if (faOpIsA(def, "linalg.broadcast"))
+    return readBroadcast(b, def, idx, out);
+  if (faOpIsA(def, "linalg.transpose")) {
+    MlirValue in = faTransposeGetInput(def, perm, rank);
+    Scalar inIdx[kMaxRank];
+    for (intptr_t d = 0; in.ptr && d < rank; ++d)
+      inIdx[perm[d]] = idx[d];
+    return in.ptr && readTensor(b, in, inIdx, out);
+  }
+  if (faOpIsA(def, "tensor.expand_shape") || faOpIsA(def, "tensor.collapse_shape"))
+    return readUnitReshape(b, def, t, idx, out);
+  if (isTensorArith(def))
+    return readTensorArith(b, def, idx, out);
+  return false;
+}
+
+/* The element of tensor `t` at `idx` (memoized: a value the source reads
+ * twice is computed once). Function arguments are captures; any other
+ * producer must be one readOp understands. */
+static bool readTensor(Builder *b, MlirValue t, const Scalar *idx, Scalar *out) {
+  MlirType type = mlirValueGetType(t);
+  if (!mlirTypeIsARankedTensor(type) || mlirShapedTypeGetRank(type) > kMaxRank)
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  for (int k = 0; k < b->numMemo; ++k) {
+    Memo *m = &b->memo[k];
+    bool same = mlirValueEqual(m->tensor, t);
+    for (intptr_t d = 0; same && d < rank; ++d)
+      same = mlirValueEqual(m->idx[d], idx[d].v);
+    if (same) {
+      *out = m->value;
+      return true;
+    }
+  }
+  MlirOperation def = faValueGetDefiningOp(t);
+  bool ok = mlirOperationIsNull(def) ? readCapture(b, t, idx, out) : readOp(b, def, t, idx, out);
+  if (!ok || b->numMemo == kMaxMemo)
+    return false;
+  if (!mlirOperationIsNull(def))
+    visit(b, def);
+  Memo *m = &b->memo[b->numMemo++];
+  m->tensor = t;
+  m->rank = rank;
+  for (intptr_t d = 0; d < rank; ++d)
+    m->idx[d] = idx[d].v;
+  m->value = *out;
+  return true;
+}
+
+/* --- the function --------------------------------------------------------- */
+
+/* The number of elements of the static shape `t`. */
+static int64_t numElements(MlirType t) {
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n;
+}
+
+/* Whether every capture is small: never a data tensor read at [.., i, .., j]
+ * (that stays the bias operand: the same bytes, read per score), and one
+ * read at a position computed from both i and j (a gather) only from a
+ * static table of at most kMaxSmallTable elements. */
+static bool capturesAreSmall(const Builder *b) {
+  for (int c = 0; c < b->numCaptures; ++c) {
+    MlirType t = mlirValueGetType(b->captures[c].tensor);
+    if (b->captures[c].split)
+      return false;
+    if (b->captures[c].joint &&
+        (!mlirShapedTypeHasStaticShape(t) || numElements(t) > kMaxSmallTable))
+      return false;
+  }
+  return true;
+}
+
+/* The skeleton: `s + clamp(bias)`, the bias a placeholder constant that
+ * the evaluated bias replaces. The clamp keeps the bias operand's domain
+ * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
+ * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
+static bool appendSkeleton(MlirOperation table, const char *name) {
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t,
+               "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+               "%%j: index) -> f32 {\n"
+               "  %%c0 = arith.constant 0 : index\n"
+               "  %%bias = arith.constant 0.0 : f32\n"
+               "  %%ninf = arith.constant 0xFF800000 : f32\n"
+               "  %%low = arith.constant -2.300000e+38 : f32\n"
+               "  %%isninf = arith.cmpf oeq, %%bias, %%ninf : f32\n"
+               "  %%max = arith.maximumf %%bias, %%low : f32\n"
+               "  %%clamped = arith.select %%isninf, %%ninf, %%max : f32\n"
+               "  %%r = arith.addf %%s, %%clamped : f32\n"
+               "  func.return %%r : f32\n}\n",
+               name);
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
+  faTextDestroy(&t);
+  return ok;
+}
+
+static MlirOperation lookup(MlirOperation table, const char *name) {
+  MlirSymbolTable st = mlirSymbolTableCreate(table);
+  MlirOperation fn = mlirSymbolTableLookup(st, mlirStringRefCreateFromCString(name));
+  mlirSymbolTableDestroy(st);
+  return fn;
+}
+
+/* Sets `fn`'s function_type to its entry block's arguments -> `result`. */
+static void retype(MlirOperation fn, MlirType result) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  MlirType inputs[5 + FA_ATTENTION_MAX_CAPTURES];
+  intptr_t n = mlirBlockGetNumArguments(entry);
+  for (intptr_t k = 0; k < n; ++k)
+    inputs[k] = mlirValueGetType(mlirBlockGetArgument(entry, k));
+  MlirType type = mlirFunctionTypeGet(mlirOperationGetContext(fn), n, inputs, 1, &result);
+  mlirOperationSetAttributeByName(fn, mlirStringRefCreateFromCString("function_type"),
+                                  mlirTypeAttrGet(type));
+}
+
+/* Evaluates the op's bias at (b, h, i, j) into `fn` (the skeleton): a unit
+ * dim of the bias is read at 0. False where anything is not understood. */
+static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
+  MlirRegion body = mlirOperationGetRegion(fn, 0);
+  b->entry = mlirRegionGetFirstBlock(body);
+  MlirOperation c0 = mlirBlockGetFirstOperation(b->entry);
+  b->anchor = mlirOperationGetNextInBlock(c0); /* the placeholder */
+  b->zero = scalar(mlirOperationGetResult(c0, 0), 0);
+  for (int d = 0; d < 4; ++d)
+    b->args[d] = scalar(mlirBlockGetArgument(b->entry, 1 + d), 1u << d);
+  MlirType type = mlirValueGetType(bias);
+  Scalar idx[4], value;
+  for (int d = 0; d < 4; ++d) {
+    /* A dynamic dim of size 1 at run time is broadcast by the kernels:
+     * which index it reads is not known here. */
+    if (mlirShapedTypeIsDynamicDim(type, d))
+      return false;
+    idx[d] = mlirShapedTypeGetDimSize(type, d) == 1 ? b->zero : b->args[d];
+  }
+  if (!readTensor(b, bias, idx, &value) || !b->readsIndex || !capturesAreSmall(b))
+    return false;
+  MlirType et = elementTypeOf(bias), f32 = mlirF32TypeGet(b->ctx);
+  if (!mlirTypeEqual(et, f32)) {
+    if (!mlirTypeIsAF16(et) && !mlirTypeIsABF16(et))
+      return false;
+    /* As the kernels extend a half bias operand. */
+    value.v = mlirOperationGetResult(
+        faOperationCreateBefore(b->anchor, "arith.extf", 1, &value.v, 1, &f32, 0, NULL), 0);
+  }
+  MlirOperation placeholder = b->anchor;
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(placeholder, 0), value.v);
+  mlirOperationDestroy(placeholder);
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(b->zero.v)))
+    mlirOperationDestroy(c0);
+  retype(fn, f32);
+  return true;
+}
+
+/* The op's operands with `captures` in place of its bias (operand 3, after
+ * Q, K and V), and its operand segments so. */
+static void setOperands(MlirOperation attn, const Builder *b) {
+  MlirValue operands[16];
+  intptr_t n = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(attn); ++k)
+    if (k != FA_ATTENTION_SEGMENT_BIAS)
+      operands[n++] = mlirOperationGetOperand(attn, k);
+  int32_t segments[FA_ATTENTION_SEGMENT_COUNT];
+  for (int s = 0; s < FA_ATTENTION_SEGMENT_COUNT; ++s)
+    segments[s] = !mlirValueIsNull(faGridwiseAttentionGetOperand(attn, s));
+  segments[FA_ATTENTION_SEGMENT_BIAS] = 0;
+  for (int c = 0; c < b->numCaptures; ++c) {
+    operands[n++] = b->captures[c].tensor;
+    segments[FA_ATTENTION_SEGMENT_CAPTURE0 + c] = 1;
+  }
+  mlirOperationSetOperands(attn, n, operands);
+  mlirOperationSetAttributeByName(
+      attn,
+      mlirStringRefCreateFromCString(
+          faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_OPERAND_SEGMENT_SIZES)),
+      mlirDenseI32ArrayGet(b->ctx, FA_ATTENTION_SEGMENT_COUNT, segments));
+}
+
+/* Appends the captures' types to the mask function's arguments (both
+ * functions take the op's captures). */
+static void extendMask(MlirOperation mask, const Builder *b) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(mask, 0));
+  for (int c = 0; c < b->numCaptures; ++c)
+    mlirBlockAddArgument(entry, mlirValueGetType(b->captures[c].tensor), b->loc);
+  retype(mask, mlirIntegerTypeGet(b->ctx, 1));
+}
+
+static MlirLogicalResult ignoreDiagnostic(MlirDiagnostic d, void *userData) {
+  (void)d;
+  (void)userData;
+  return mlirLogicalResultSuccess();
+}
+
+/* The op and its functions verify (diagnostics swallowed: a failure only
+ * keeps the dense bias). */
+static bool verifies(MlirOperation attn, MlirOperation fn) {
+  MlirContext ctx = mlirOperationGetContext(attn);
+  MlirDiagnosticHandlerID id = mlirContextAttachDiagnosticHandler(ctx, ignoreDiagnostic, NULL,
+                                                                  NULL);
+  bool ok = mlirOperationVerify(fn) && mlirLogicalResultIsSuccess(faOperationVerify(attn));
+  mlirContextDetachDiagnosticHandler(ctx, id);
+  return ok;
+}
+
+/* Whether `attn` is one this step takes: a bias, no score_mod, no captures. */
+static bool isCandidate(MlirOperation attn) {
+  return !mlirValueIsNull(faGridwiseAttentionGetBias(attn)) &&
+         mlirAttributeIsNull(faGridwiseAttentionGetAttr(attn, FA_ATTENTION_ATTR_SCORE_MOD)) &&
+         faGridwiseAttentionGetNumCaptures(attn) == 0 &&
+         mlirOperationGetNumOperands(attn) <= 16 - FA_ATTENTION_MAX_CAPTURES;
+}
+
+/* Puts `attn` back as it was: operands, segments, no score_mod, the mask's
+ * signature. */
+static void restore(MlirOperation attn, intptr_t n, const MlirValue *operands,
+                    MlirAttribute segments, MlirOperation mask, const Builder *b) {
+  mlirOperationSetOperands(attn, n, operands);
+  mlirOperationSetAttributeByName(
+      attn,
+      mlirStringRefCreateFromCString(
+          faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_OPERAND_SEGMENT_SIZES)),
+      segments);
+  mlirOperationRemoveAttributeByName(
+      attn, mlirStringRefCreateFromCString(
+                faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)));
+  if (mlirOperationIsNull(mask))
+    return;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(mask, 0));
+  for (int c = b->numCaptures; c > 0; --c)
+    mlirBlockEraseArgument(entry, (unsigned)(mlirBlockGetNumArguments(entry) - 1));
+  retype(mask, mlirIntegerTypeGet(b->ctx, 1));
+}
+
+/* Dead producers of the bias: the ops read through, and the destinations
+ * and constants they leave. */
+static const char *const kDeadProducers[] = {"tensor.empty", "linalg.fill", "arith.constant",
+                                             "tosa.const", NULL};
+
+bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
+                           MlirOperation table) {
+  if (mlirOperationIsNull(attn) || mlirOperationIsNull(table) || !isCandidate(attn))
+    return false;
+  char name[64];
+  faModuleUniqueSymbol(table, "fa_bias", name, sizeof name);
+  if (!appendSkeleton(table, name))
+    return false;
+  MlirOperation fn = lookup(table, name);
+  if (mlirOperationIsNull(fn))
+    return false;
+  Builder *b = calloc(1, sizeof *b);
+  if (!b)
+    return false;
+  b->ctx = mlirOperationGetContext(attn);
+  b->loc = mlirOperationGetLocation(attn);
+  MlirValue bias = faGridwiseAttentionGetBias(attn);
+  if (!buildBias(b, fn, bias)) {
+    mlirOperationDestroy(fn);
+    free(b);
+    return false;
+  }
+  MlirValue old[16];
+  intptr_t numOld = mlirOperationGetNumOperands(attn);
+  for (intptr_t k = 0; k < numOld; ++k)
+    old[k] = mlirOperationGetOperand(attn, k);
+  MlirAttribute oldSegments =
+      faGridwiseAttentionGetAttr(attn, FA_ATTENTION_ATTR_OPERAND_SEGMENT_SIZES);
+  MlirOperation mask = faGridwiseAttentionGetFunction(attn, FA_ATTENTION_ATTR_MASK);
+  setOperands(attn, b);
+  mlirOperationSetAttributeByName(
+      attn,
+      mlirStringRefCreateFromCString(faGridwiseAttentionGetAttrName(FA_ATTENTION_ATTR_SCORE_MOD)),
+      mlirFlatSymbolRefAttrGet(b->ctx, mlirStringRefCreateFromCString(name)));
+  if (!mlirOperationIsNull(mask) && b->numCaptures)
+    extendMask(mask, b);
+  bool ok = verifies(attn, fn);
+  if (!ok) {
+    restore(attn, numOld, old, oldSegments, b->numCaptures ? mask : (MlirOperation){NULL}, b);
+    mlirOperationDestroy(fn);
+  } else {
+    faEraseDeadOps(rewriter, b->visited, (size_t)b->numVisited, kDeadProducers);
+  }
+  free(b);
+  return ok;
+}
