@@ -123,6 +123,11 @@ void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCap
  * for k's templates. */
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k);
 
+/* Whether k's GPU kernels read their key tiles from a key-range table made
+ * before their launch (MaskSummary.c, attention_key_table.mlir) instead of
+ * searching for them: tensor-core kernels of a mask with tile summaries. The
+ * table is %keytab (memref<?xi32>), after the summaries in the range lists. */
+bool faAttentionUsesKeyTable(const FaAttentionKernel *k);
 /* Data masks (MaskSummary.c): chooses the captures to summarize (those of
  * integer elements the mask reads), in k->summaryOf. */
 void faAttentionPlanSummaries(FaAttentionKernel *k);

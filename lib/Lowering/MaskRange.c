@@ -717,6 +717,8 @@ static MlirOperation transformFunction(Range *r, MlirOperation fn, intptr_t firs
   }
   for (int s = 0; summaries && s < k->numSummaries; ++s)
     faTextAppend(r->t, ", %%sum%d: memref<?xi64>", s);
+  if (summaries && faAttentionUsesKeyTable(k))
+    faTextAppend(r->t, ", %%keytab: memref<?xi32>");
   faTextAppend(r->t, ") -> %s attributes {" FA_INLINE_ATTR "} {\n"
                      "  %%true = arith.constant true\n  %%false = arith.constant false\n"
                      "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"

@@ -126,20 +126,73 @@ static const char *appendSummary(FaText *t, const FaAttentionKernel *k, intptr_t
   return faTemplateError("the mask's tile summary", missing);
 }
 
+bool faAttentionUsesKeyTable(const FaAttentionKernel *k) {
+  return k->onGpu && k->numSummaries > 0 && faAttentionUsesTensorCores(k);
+}
+
+/* The range captures with their full types (the function is parsed on its
+ * own: no aliases), as ", %cap0: T0, ..." (params) or ", T0, ..." (types). */
+static void appendFullRangeList(FaText *t, const FaAttentionKernel *k, bool params) {
+  for (intptr_t i = 0; i < k->numCaptures; ++i) {
+    faTextAppend(t, params ? ", %%cap%ld: " : ", ", (long)i);
+    faAttentionAppendCaptureType(t, k, i);
+  }
+  for (int s = 0; s < k->numSummaries; ++s)
+    faTextAppend(t, params ? ", %%sum%d: memref<?xi64>" : ", memref<?xi64>", s);
+  faTextAppend(t, params ? ", %%keytab: memref<?xi32>" : ", memref<?xi32>");
+}
+
+static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
+  FaText params, types, values;
+  faTextInit(&params);
+  faTextInit(&types);
+  faTextInit(&values);
+  appendFullRangeList(&params, k, true);
+  appendFullRangeList(&types, k, false);
+  faAttentionAppendRangeCaptures(&values, k, FA_CAPTURES_VALUES);
+  FaTemplateVars vars;
+  faTemplateVarsInit(&vars);
+  faTemplateVarsSet(&vars, "NAME", "%s", k->name);
+  faTemplateVarsSetText(&vars, "RANGE_PARAMS", params.data);
+  faTemplateVarsSetText(&vars, "RANGE_CAPS", values.data);
+  faTemplateVarsSetText(&vars, "RANGE_CAP_TYPES", types.data);
+  faTemplateVarsSet(&vars, "RANGE_FN", "%s_mask_range", k->name);
+  faTemplateVarsSetInt(&vars, "BN", 64);
+  faTemplateVarsSetInt(&vars, "THREADS", SUMMARY_THREADS);
+  faTemplateVarsSetFlag(&vars, "KEY_TABLE", false);
+  const char *missing = faTextAppendTemplate(t, faTemplateAttentionKeyTable, &vars);
+  faTemplateVarsDestroy(&vars);
+  faTextDestroy(&params);
+  faTextDestroy(&types);
+  faTextDestroy(&values);
+  return faTemplateError("the mask's key-range table", missing);
+}
+
+/* Parses `t` into `module`; NULL or `why`. */
+static const char *appendParsed(MlirOperation module, FaText *t, const char *missing,
+                                const char *why) {
+  if (!missing && mlirLogicalResultIsFailure(faModuleAppendParsed(module, t)))
+    missing = why;
+  faTextDestroy(t);
+  return missing;
+}
+
 const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKernel *k) {
   for (intptr_t c = 0; c < k->numCaptures; ++c) {
     if (k->summaryOf[c] < 0)
       continue;
     FaText t;
     faTextInit(&t);
-    const char *missing = appendSummary(&t, k, c);
-    if (!missing && mlirLogicalResultIsFailure(faModuleAppendParsed(module, &t)))
-      missing = "the mask's tile summary did not parse";
-    faTextDestroy(&t);
+    const char *missing = appendParsed(module, &t, appendSummary(&t, k, c),
+                                       "the mask's tile summary did not parse");
     if (missing)
       return missing;
   }
-  return NULL;
+  if (!faAttentionUsesKeyTable(k))
+    return NULL;
+  FaText t;
+  faTextInit(&t);
+  return appendParsed(module, &t, appendKeyTable(&t, k), "the mask's key-range table did not parse");
 }
 
 /* --- what the kernels' templates say ---------------------------------------- */
@@ -179,9 +232,43 @@ static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
     faTextAppend(t, "  memref.dealloc %%sum%d : memref<?xi64>\n", s);
 }
 
+/* The key-range table's declaration, allocation and launch, and free:
+ * 2 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir). */
+static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
+  faTextAppend(t, "func.func private @%s_keytable(index, index, index, index", k->name);
+  faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
+  faTextAppend(t, ")\n");
+}
+
+static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
+  faTextAppend(t, "  %%kt_g = arith.constant 64 : index\n"
+                  "  %%kt_2 = arith.constant 2 : index\n"
+                  "  %%kt_r = arith.ceildivui %%M, %%kt_g : index\n"
+                  "  %%kt_bh = arith.muli %%B, %%Hq : index\n"
+                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_2 : index\n"
+                  "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n"
+                  "  %%kt_w = gpu.wait async\n"
+                  "  %%keytab, %%kt_a = gpu.alloc async [%%kt_w] (%%kt_e) : memref<?xi32>\n"
+                  "  gpu.wait [%%kt_a]\n"
+                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", k->name);
+  faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_VALUES);
+  faTextAppend(t, ") {no_inline} : (index, index, index, index");
+  faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
+  faTextAppend(t, ") -> ()\n");
+}
+
+static void keyTableEnd(FaText *t, const FaAttentionKernel *k) {
+  (void)k;
+  faTextAppend(t, "  %%kt_f = gpu.wait async\n"
+                  "  %%kt_d = gpu.dealloc async [%%kt_f] %%keytab : memref<?xi32>\n"
+                  "  gpu.wait [%%kt_d]\n");
+}
+
 void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
   void (*const parts[3])(FaText *, const FaAttentionKernel *, intptr_t) = {
       appendDeclarations, appendBegin, appendEnd};
+  void (*const keyTableParts[3])(FaText *, const FaAttentionKernel *) = {
+      keyTableDeclaration, keyTableBegin, keyTableEnd};
   static const char *const kNames[3] = {"SUMMARY_DECLS", "SUMMARY_BEGIN", "SUMMARY_END"};
   for (int p = 0; p < 3; ++p) {
     FaText t;
@@ -190,6 +277,8 @@ void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k)
     for (intptr_t c = 0; c < k->numCaptures; ++c)
       if (k->summaryOf[c] >= 0)
         parts[p](&t, k, c);
+    if (faAttentionUsesKeyTable(k))
+      keyTableParts[p](&t, k);
     faTemplateVarsSetText(vars, kNames[p], t.data);
     faTextDestroy(&t);
   }

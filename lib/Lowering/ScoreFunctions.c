@@ -270,6 +270,8 @@ void faAttentionAppendRangeCaptures(FaText *t, const FaAttentionKernel *k, FaCap
     snprintf(value, sizeof value, "%%sum%d", s);
     appendListItem(t, form, value, "memref<?xi64>");
   }
+  if (faAttentionUsesKeyTable(k))
+    appendListItem(t, form, "%keytab", "memref<?xi32>");
 }
 
 void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
@@ -288,6 +290,7 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
   faTemplateVarsSet(vars, "MOD_INDICES", "index, index, index, index%s",
                     split ? ", index, index" : "");
   faTemplateVarsSetFlag(vars, "MOD_TILE", faAttentionModIsTiled(k));
+  faTemplateVarsSetFlag(vars, "KEY_TABLE", faAttentionUsesKeyTable(k));
   faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
   static const char *const kNames[2][3] = {{"CAPS", "CAP_TYPES", "CAP_PARAMS"},
                                             {"RANGE_CAPS", "RANGE_CAP_TYPES", NULL}};

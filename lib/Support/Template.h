@@ -72,6 +72,7 @@ extern const char faTemplateReferenceAttention[];
 extern const char faTemplateAttentionPortable[];
 extern const char faTemplateAttentionMaskSummary[];
 extern const char faTemplateAttentionScoreMod[];
+extern const char faTemplateAttentionKeyTable[];
 extern const char faTemplateAttentionPortableLoad[];
 extern const char faTemplateBlockwiseFill[];
 extern const char faTemplateBlockwiseGemm[];

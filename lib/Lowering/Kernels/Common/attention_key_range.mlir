@@ -1,10 +1,53 @@
 //#vars RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BN
+//#flags KEY_TABLE
     // --- key range: the key tiles [%kr_t0, %kr_t1) of [0, %nend) that the
     // op's mask may show rows [%m0, %m0 + %rows) -------------------------------
     // (attention_key_range.mlir, MaskRange.c.) Two binary searches over the
     // mask's interval extension: "may be true over keys [0, x]" only grows
     // with x, "over keys [x, nend)" only shrinks. Tiles outside are neither
     // loaded nor computed; inside, a tile the mask must keep whole skips it.
+//#if KEY_TABLE
+    // Read from the key-range table the host made before the launch
+    // (attention_key_table.mlir): the 64-key tiles of the 64-row blocks of
+    // these rows, widened to this kernel's tiles, within [0, %nend).
+    %kr_c1 = arith.constant 1 : index
+    %kr_c0 = arith.constant 0 : index
+    %kr_c2 = arith.constant 2 : index
+    %kr_g = arith.constant 64 : index
+    %kr_bn = arith.constant {{BN}} : index
+    %kr_nt = arith.ceildivui %nend, %kr_bn : index
+    %kr_iend = arith.addi %m0, %rows : index
+    %kr_ihi = arith.subi %kr_iend, %kr_c1 : index
+    %kr_r0 = arith.divui %m0, %kr_g : index
+    %kr_r1 = arith.divui %kr_ihi, %kr_g : index
+    %kr_r2 = arith.addi %kr_r1, %kr_c1 : index
+    %kr_R = arith.ceildivui %M, %kr_g : index
+    %kr_bh0 = arith.muli %b, %Hq : index
+    %kr_bh = arith.addi %kr_bh0, %h : index
+    %kr_base = arith.muli %kr_bh, %kr_R : index
+    %kr_big = arith.constant 2147483647 : i32
+    %kr_zero = arith.constant 0 : i32
+    %kr_u:2 = scf.for %kr_r = %kr_r0 to %kr_r2 step %kr_c1
+        iter_args(%kr_lo = %kr_big, %kr_hi = %kr_zero) -> (i32, i32) {
+      %kr_e = arith.addi %kr_base, %kr_r : index
+      %kr_e0 = arith.muli %kr_e, %kr_c2 : index
+      %kr_e1 = arith.addi %kr_e0, %kr_c1 : index
+      %kr_a = memref.load %keytab[%kr_e0] : memref<?xi32>
+      %kr_z = memref.load %keytab[%kr_e1] : memref<?xi32>
+      %kr_lo2 = arith.minsi %kr_lo, %kr_a : i32
+      %kr_hi2 = arith.maxsi %kr_hi, %kr_z : i32
+      scf.yield %kr_lo2, %kr_hi2 : i32, i32
+    }
+    %kr_u0 = arith.index_cast %kr_u#0 : i32 to index
+    %kr_u1 = arith.index_cast %kr_u#1 : i32 to index
+    %kr_k0 = arith.muli %kr_u0, %kr_g : index
+    %kr_k1 = arith.muli %kr_u1, %kr_g : index
+    %kr_f0 = arith.divui %kr_k0, %kr_bn : index
+    %kr_f1 = arith.ceildivui %kr_k1, %kr_bn : index
+    %kr_t0 = arith.minui %kr_f0, %kr_nt : index
+    %kr_f2 = arith.minui %kr_f1, %kr_nt : index
+    %kr_t1 = arith.maxui %kr_f2, %kr_t0 : index
+//#else
     %kr_c1 = arith.constant 1 : index
     %kr_c0 = arith.constant 0 : index
     %kr_bn = arith.constant {{BN}} : index
@@ -53,3 +96,4 @@
       scf.yield %kr_next#0, %kr_next#1 : index, index
     }
     %kr_t1 = arith.addi %kr_b#0, %kr_c0 : index
+//#endif
