@@ -233,7 +233,7 @@ static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
 }
 
 /* The key-range table's declaration, allocation and launch, and free:
- * 2 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir). */
+ * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir). */
 static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "func.func private @%s_keytable(index, index, index, index", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
@@ -242,10 +242,10 @@ static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
 
 static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "  %%kt_g = arith.constant 64 : index\n"
-                  "  %%kt_2 = arith.constant 2 : index\n"
+                  "  %%kt_4 = arith.constant 4 : index\n"
                   "  %%kt_r = arith.ceildivui %%M, %%kt_g : index\n"
                   "  %%kt_bh = arith.muli %%B, %%Hq : index\n"
-                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_2 : index\n"
+                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n"
                   "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n"
                   "  %%kt_w = gpu.wait async\n"
                   "  %%keytab, %%kt_a = gpu.alloc async [%%kt_w] (%%kt_e) : memref<?xi32>\n"

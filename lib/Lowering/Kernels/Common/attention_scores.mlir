@@ -11,7 +11,7 @@
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -110,8 +110,24 @@
       %tm_ihi = arith.subi %tm_ie, %tm_c1 : index
       %tm_je = arith.addi %n0, %tm_bn : index
       %tm_jhi = arith.subi %tm_je, %tm_c1 : index
+//#if KEY_TABLE
+      // (Not on tiles inside the keys the key-range table says the mask
+      // must show all these rows: attention_key_range.mlir.)
+      %tm_in0 = arith.cmpi uge, %n0, %kr_ulo : index
+      %tm_in1 = arith.cmpi ule, %tm_je, %kr_uhi : index
+      %tm_in = arith.andi %tm_in0, %tm_in1 : i1
+      %tm_must = scf.if %tm_in -> (i1) {
+        %tm_true = arith.constant true
+        scf.yield %tm_true : i1
+      } else {
+        %tm_may0, %tm_must0 = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{RANGE_CAPS}})
+            : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
+        scf.yield %tm_must0 : i1
+      }
+//#else
       %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{RANGE_CAPS}})
           : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
+//#endif
       %s3f = scf.if %tm_must -> (!{{P}}sfrag) {
         scf.yield %s3m : !{{P}}sfrag
       } else {

@@ -233,6 +233,11 @@ static void setSoftmaxExtra(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faAttentionAppendRangeCaptures(&types, k, FA_CAPTURES_TYPES);
     faAttentionAppendRangeCaptures(&params, k, FA_CAPTURES_PARAMS);
   }
+  if (faAttentionUsesKeyTable(k)) { /* the keys its mask must show whole */
+    faTextAppend(&args, ", %%kr_ulo, %%kr_uhi");
+    faTextAppend(&types, ", index, index");
+    faTextAppend(&params, ", %%kr_ulo: index, %%kr_uhi: index");
+  }
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_ARGS", "%s", args.data);
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_TYPES", "%s", types.data);
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_PARAMS", "%s", params.data);
