@@ -10,7 +10,9 @@
  * maps, and clones each generic body's ops into a score_mod function (the
  * source's ops, in the source's types: nothing is re-derived). The tensors
  * it reads that no understood op computes (function arguments, non-splat
- * constants) become captures. Anything else leaves the op as it was. */
+ * constants) become captures. TOSA chains are read the same way, each
+ * elementwise op as the arith/math ops tosa-to-linalg lowers it to (the TOSA
+ * section below). Anything else leaves the op as it was. */
 #include "Fusion/IndexBias.h"
 #include "Fusion/AttentionExpr.h"
 #include "Fusion/Transpose.h"
