@@ -10,7 +10,9 @@
  * maps, and clones each generic body's ops into a score_mod function (the
  * source's ops, in the source's types: nothing is re-derived). The tensors
  * it reads that no understood op computes (function arguments, non-splat
- * constants) become captures. Anything else leaves the op as it was. */
+ * constants) become captures. TOSA chains are read the same way, each
+ * elementwise op as the arith/math ops tosa-to-linalg lowers it to (the TOSA
+ * section below). Anything else leaves the op as it was. */
 #include "Fusion/IndexBias.h"
 #include "Fusion/AttentionExpr.h"
 #include "Fusion/Transpose.h"
@@ -26,6 +28,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/Linalg.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +38,7 @@ enum {
   kMaxVisited = 256, /* source ops read through (erased once dead) */
   kMaxLocals = 128,  /* values of one generic body */
   kMaxSmallTable = 65536,
+  kMaxLinear = 32,   /* row-major positions of reshaped indices */
 };
 
 /* Which of the function's indices a value depends on. */
@@ -53,6 +57,14 @@ typedef struct {
   MlirValue idx[kMaxRank];
   Scalar value;
 } Memo;
+
+/* `value` = the row-major position of `comps` over `sizes` (a reshape's). */
+typedef struct {
+  Scalar value;
+  int n;
+  Scalar comps[kMaxRank];
+  int64_t sizes[kMaxRank];
+} Linear;
 
 /* How a capture is read: `split` if some read indexes it with the query and
  * the key in different dims (an [M, N] data tensor), `joint` if some index
@@ -77,6 +89,8 @@ typedef struct {
   int numMemo;
   MlirOperation visited[kMaxVisited];
   int numVisited;
+  Linear linear[kMaxLinear];
+  int numLinear;
   MlirValue outside[kMaxLocals]; /* the source's scalar constants, */
   Scalar outsideValue[kMaxLocals]; /* cloned once */
   int numOutside;
@@ -174,6 +188,14 @@ static bool readCapture(Builder *b, MlirValue tensor, const Scalar *idx, Scalar 
       faOperationCreateBefore(b->anchor, "tensor.extract", 1 + rank, operands, 1, &et, 0, NULL);
   *out = scalar(mlirOperationGetResult(op, 0), deps);
   return true;
+}
+
+/* The number of elements of the static shape `t`. */
+static int64_t numElements(MlirType t) {
+  int64_t n = 1;
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
+    n *= mlirShapedTypeGetDimSize(t, d);
+  return n;
 }
 
 /* --- generic bodies ------------------------------------------------------- */
@@ -415,13 +437,436 @@ static bool isTensorArith(MlirOperation def) {
   return mlirTypeIsARankedTensor(rt);
 }
 
-/* A constant tensor: its splat value, or (not a splat) a capture. */
+
+
+/* --- TOSA ------------------------------------------------------------------ */
+
+/* The TOSA spellings of the same chains (torch-mlir's TOSA exports): each
+ * elementwise op is evaluated as the arith/math ops MLIR's tosa-to-linalg
+ * emits for it (its cast from float to integer rounds to nearest even and
+ * saturates), its operands read with TOSA's broadcast (equal ranks, a dim of
+ * 1 read at 0); tosa.reshape through the linear index of each group of dims
+ * it regroups, tosa.gather as a read of its values at the index it reads.
+ * An op, type or attribute outside what is spelled out here is refused. */
+
+/* Op `name` of `n` operands giving one `type`: its deps, theirs. */
+static Scalar emit(Builder *b, const char *name, intptr_t n, const Scalar *ops, MlirType type,
+                   intptr_t na, const MlirNamedAttribute *attrs) {
+  MlirValue vs[3];
+  unsigned deps = 0;
+  for (intptr_t k = 0; k < n; ++k) {
+    vs[k] = ops[k].v;
+    deps |= ops[k].deps;
+  }
+  MlirOperation op = faOperationCreateBefore(b->anchor, name, n, vs, 1, &type, na, attrs);
+  return scalar(mlirOperationGetResult(op, 0), deps);
+}
+
+static Scalar emit1(Builder *b, const char *name, Scalar x, MlirType type) {
+  return emit(b, name, 1, &x, type, 0, NULL);
+}
+
+static Scalar emit2(Builder *b, const char *name, Scalar x, Scalar y) {
+  Scalar ops[2] = {x, y};
+  return emit(b, name, 2, ops, mlirValueGetType(x.v), 0, NULL);
+}
+
+static Scalar emitSelect(Builder *b, Scalar c, Scalar x, Scalar y) {
+  Scalar ops[3] = {c, x, y};
+  return emit(b, "arith.select", 3, ops, mlirValueGetType(x.v), 0, NULL);
+}
+
+/* arith.cmpi / arith.cmpf `pred` (the arith enums' values). */
+static Scalar emitCmp(Builder *b, bool isFloat, int64_t pred, Scalar x, Scalar y) {
+  Scalar ops[2] = {x, y};
+  MlirNamedAttribute attr = faNamedAttributeGet(
+      b->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(b->ctx, 64), pred));
+  return emit(b, isFloat ? "arith.cmpf" : "arith.cmpi", 2, ops, mlirIntegerTypeGet(b->ctx, 1),
+              1, &attr);
+}
+
+enum { kCmpiEq = 0, kCmpiNe = 1, kCmpiSgt = 4, kCmpiSge = 5 };
+enum { kCmpfOeq = 1, kCmpfOgt = 2, kCmpfOge = 3, kCmpfUeq = 8, kCmpfUge = 10, kCmpfUne = 13 };
+
+static Scalar intConstant(Builder *b, MlirType t, int64_t v) {
+  return constant(b, mlirIntegerAttrGet(t, v));
+}
+
+static Scalar floatConstant(Builder *b, MlirType t, double v) {
+  return constant(b, mlirFloatAttrDoubleGet(b->ctx, t, v));
+}
+
+static bool isFloat(MlirType t) { return mlirTypeIsAFloat(t); }
+
+static bool isInt(MlirType t) {
+  return mlirTypeIsAInteger(t) && mlirIntegerTypeIsSignless(t) &&
+         mlirIntegerTypeGetWidth(t) <= 64;
+}
+
+/* tosa.cast from `x`'s type to `to`, as tosa-to-linalg lowers it (MLIR 22);
+ * false for the pairs not spelled out here. */
+static bool castScalar(Builder *b, Scalar x, MlirType to, Scalar *out) {
+  MlirType from = mlirValueGetType(x.v);
+  if (mlirTypeEqual(from, to)) {
+    *out = x;
+    return true;
+  }
+  if (isInt(from) && isInt(to)) {
+    unsigned fw = mlirIntegerTypeGetWidth(from), tw = mlirIntegerTypeGetWidth(to);
+    if (tw == 1)
+      *out = emitCmp(b, false, kCmpiNe, x, intConstant(b, from, 0));
+    else
+      *out = emit1(b, fw == 1 ? "arith.extui" : fw < tw ? "arith.extsi" : "arith.trunci", x, to);
+    return true;
+  }
+  if (isInt(from) && isFloat(to)) {
+    *out = emit1(b, mlirIntegerTypeGetWidth(from) == 1 ? "arith.uitofp" : "arith.sitofp", x, to);
+    return true;
+  }
+  if (isFloat(from) && isFloat(to)) {
+    unsigned fw = mlirFloatTypeGetWidth(from), tw = mlirFloatTypeGetWidth(to);
+    if (fw == tw)
+      return false; /* f16 <-> bf16 */
+    *out = emit1(b, fw < tw ? "arith.extf" : "arith.truncf", x, to);
+    return true;
+  }
+  if (!isFloat(from) || !isInt(to))
+    return false;
+  unsigned w = mlirIntegerTypeGetWidth(to);
+  if (w == 1) {
+    *out = emitCmp(b, true, kCmpfUne, x, floatConstant(b, from, 0.0));
+    return true;
+  }
+  if (w != 32 && w != 64)
+    return false;
+  Scalar r = emit1(b, "math.roundeven", x, from);
+  int64_t imax = w == 32 ? INT32_MAX : INT64_MAX, imin = w == 32 ? INT32_MIN : INT64_MIN;
+  if (mlirTypeIsAF16(from)) {
+    /* f16's range inside the integer's: only +-inf saturate. */
+    Scalar i = emit1(b, "arith.fptosi", r, to);
+    Scalar isInf = emitCmp(b, true, kCmpfUeq, r, floatConstant(b, from, INFINITY));
+    Scalar isNinf = emitCmp(b, true, kCmpfUeq, r, floatConstant(b, from, -INFINITY));
+    Scalar hi = emitSelect(b, isInf, intConstant(b, to, imax), i);
+    *out = emitSelect(b, isNinf, intConstant(b, to, imin), hi);
+    return true;
+  }
+  if (!mlirTypeIsAF32(from) && !mlirTypeIsAF64(from))
+    return false;
+  /* -2^(w-1) exact, 2^(w-1) the first value past the integer's max. */
+  double edge = w == 32 ? 2147483648.0 : 9223372036854775808.0;
+  Scalar lo = emit2(b, "arith.maximumf", r, floatConstant(b, from, -edge));
+  Scalar i = emit1(b, "arith.fptosi", lo, to);
+  Scalar big = emitCmp(b, true, kCmpfUge, r, floatConstant(b, from, edge));
+  *out = emitSelect(b, big, intConstant(b, to, imax), i);
+  return true;
+}
+
+static void containsPropagate(MlirStringRef s, void *user) {
+  for (size_t k = 0; k + 9 <= s.length; ++k)
+    if (!strncmp(s.data + k, "PROPAGATE", 9))
+      *(bool *)user = true;
+}
+
+/* NaN propagation (tosa-to-linalg's minimumf / maximumf): the default. */
+static bool propagatesNan(MlirOperation op) {
+  MlirAttribute mode = faOpGetAttr(op, "nan_mode");
+  bool ok = mlirAttributeIsNull(mode);
+  if (!ok)
+    mlirAttributePrint(mode, containsPropagate, &ok);
+  return ok;
+}
+
+/* Whether `v` is a constant of zeros (tosa.mul's shift). */
+static bool isZeroConstant(MlirValue v) {
+  double x;
+  return faValueGetSplat(v, &x) && x == 0.0;
+}
+
+/* An elementwise TOSA op at `idx`: its tensor operands (the first `n`) read
+ * with TOSA's broadcast, then the scalar ops. */
+static bool readTosaElementwise(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                                Scalar *out) {
+  MlirType rt = mlirValueGetType(t), et = elementTypeOf(t);
+  intptr_t rank = mlirShapedTypeGetRank(rt), n = mlirOperationGetNumOperands(def);
+  bool mul = faOpIsA(def, "tosa.mul");
+  if (mul) {
+    if (n != 3 || !isZeroConstant(mlirOperationGetOperand(def, 2)))
+      return false;
+    visit(b, faValueGetDefiningOp(mlirOperationGetOperand(def, 2)));
+    n = 2;
+  }
+  if (n < 1 || n > 3 || mlirOperationGetNumResults(def) != 1 || !mlirShapedTypeHasStaticShape(rt))
+    return false;
+  Scalar x[3];
+  for (intptr_t k = 0; k < n; ++k) {
+    MlirValue in = mlirOperationGetOperand(def, k);
+    MlirType it = mlirValueGetType(in);
+    if (!mlirTypeIsARankedTensor(it) || mlirShapedTypeGetRank(it) != rank ||
+        !mlirShapedTypeHasStaticShape(it))
+      return false;
+    Scalar inIdx[kMaxRank];
+    for (intptr_t d = 0; d < rank; ++d)
+      inIdx[d] = mlirShapedTypeGetDimSize(it, d) == 1 ? b->zero : idx[d];
+    if (!readTensor(b, in, inIdx, &x[k]))
+      return false;
+  }
+  if (faOpIsA(def, "tosa.select")) {
+    if (n != 3 || !mlirTypeEqual(mlirValueGetType(x[1].v), et) ||
+        !mlirTypeEqual(mlirValueGetType(x[2].v), et))
+      return false;
+    *out = emitSelect(b, x[0], x[1], x[2]);
+    return true;
+  }
+  MlirType xt = mlirValueGetType(x[0].v);
+  bool fl = isFloat(xt);
+  if (!fl && !isInt(xt))
+    return false;
+  for (intptr_t k = 1; k < n; ++k)
+    if (!mlirTypeEqual(mlirValueGetType(x[k].v), xt))
+      return false;
+  if (faOpIsA(def, "tosa.cast"))
+    return n == 1 && castScalar(b, x[0], et, out);
+  bool cmp = faOpIsA(def, "tosa.greater") || faOpIsA(def, "tosa.greater_equal") ||
+             faOpIsA(def, "tosa.equal");
+  if (!cmp && !mlirTypeEqual(xt, et))
+    return false; /* the other ops keep their operands' type */
+  if (cmp && n == 2) {
+    int64_t pred = faOpIsA(def, "tosa.greater")         ? (fl ? kCmpfOgt : kCmpiSgt)
+                   : faOpIsA(def, "tosa.greater_equal") ? (fl ? kCmpfOge : kCmpiSge)
+                                                        : (fl ? kCmpfOeq : kCmpiEq);
+    *out = emitCmp(b, fl, pred, x[0], x[1]);
+    return true;
+  }
+  if (!fl && mlirIntegerTypeGetWidth(xt) == 1)
+    return false; /* i1 arithmetic */
+  if (n == 2) {
+    const char *name = NULL;
+    if (faOpIsA(def, "tosa.add"))
+      name = fl ? "arith.addf" : "arith.addi";
+    else if (faOpIsA(def, "tosa.sub"))
+      name = fl ? "arith.subf" : "arith.subi";
+    else if (mul)
+      name = fl ? "arith.mulf" : "arith.muli";
+    else if (faOpIsA(def, "tosa.minimum") && propagatesNan(def))
+      name = fl ? "arith.minimumf" : "arith.minsi";
+    else if (faOpIsA(def, "tosa.maximum") && propagatesNan(def))
+      name = fl ? "arith.maximumf" : "arith.maxsi";
+    if (!name)
+      return false;
+    *out = emit2(b, name, x[0], x[1]);
+    return true;
+  }
+  if (n != 1)
+    return false;
+  if (faOpIsA(def, "tosa.abs")) {
+    *out = fl ? emit1(b, "math.absf", x[0], et)
+              : emit2(b, "arith.maxsi", x[0], emit2(b, "arith.subi", intConstant(b, et, 0), x[0]));
+    return true;
+  }
+  if (faOpIsA(def, "tosa.clamp")) {
+    MlirAttribute lo = faOpGetAttr(def, "min_val"), hi = faOpGetAttr(def, "max_val");
+    if (mlirAttributeIsNull(lo) || mlirAttributeIsNull(hi) ||
+        !mlirTypeEqual(mlirAttributeGetType(lo), et) ||
+        !mlirTypeEqual(mlirAttributeGetType(hi), et) || !propagatesNan(def))
+      return false;
+    if (fl)
+      *out = emit2(b, "arith.maximumf", emit2(b, "arith.minimumf", x[0], constant(b, hi)),
+                   constant(b, lo));
+    else
+      *out = emit2(b, "arith.minsi", constant(b, hi), emit2(b, "arith.maxsi", constant(b, lo), x[0]));
+    return true;
+  }
+  if (!fl)
+    return false;
+  if (faOpIsA(def, "tosa.reciprocal")) {
+    *out = emit2(b, "arith.divf", floatConstant(b, et, 1.0), x[0]);
+    return true;
+  }
+  const char *name = faOpIsA(def, "tosa.log")     ? "math.log"
+                     : faOpIsA(def, "tosa.exp")   ? "math.exp"
+                     : faOpIsA(def, "tosa.floor") ? "math.floor"
+                     : faOpIsA(def, "tosa.ceil")  ? "math.ceil"
+                                                  : NULL;
+  if (!name)
+    return false;
+  *out = emit1(b, name, x[0], et);
+  return true;
+}
+
+/* `idx` (index values) over `sizes` flattened row-major; the components are
+ * remembered so that a reshape back finds them (no divisions). */
+static Scalar linearize(Builder *b, int n, const Scalar *idx, const int64_t *sizes) {
+  Scalar comps[kMaxRank];
+  int64_t compSizes[kMaxRank];
+  int m = 0;
+  for (int k = 0; k < n; ++k)
+    if (sizes[k] != 1) {
+      comps[m] = idx[k];
+      compSizes[m++] = sizes[k];
+    }
+  if (m == 0)
+    return b->zero;
+  if (m == 1)
+    return comps[0];
+  for (int k = 0; k < b->numLinear; ++k) {
+    Linear *l = &b->linear[k];
+    bool same = l->n == m;
+    for (int c = 0; same && c < m; ++c)
+      same = mlirValueEqual(l->comps[c].v, comps[c].v) && l->sizes[c] == compSizes[c];
+    if (same)
+      return l->value;
+  }
+  MlirType index = mlirIndexTypeGet(b->ctx);
+  Scalar acc = comps[0];
+  for (int c = 1; c < m; ++c)
+    acc = emit2(b, "arith.addi", emit2(b, "arith.muli", acc, intConstant(b, index, compSizes[c])),
+                comps[c]);
+  if (b->numLinear < kMaxLinear) {
+    Linear *l = &b->linear[b->numLinear++];
+    l->n = m;
+    l->value = acc;
+    memcpy(l->comps, comps, sizeof comps);
+    memcpy(l->sizes, compSizes, sizeof compSizes);
+  }
+  return acc;
+}
+
+/* The indices over `sizes` of the row-major position `lin`: the components
+ * it was linearized from, if it was over these sizes, else divisions. */
+static void delinearize(Builder *b, Scalar lin, int n, const int64_t *sizes, Scalar *idx) {
+  int64_t compSizes[kMaxRank];
+  int m = 0;
+  for (int k = 0; k < n; ++k)
+    if (sizes[k] != 1)
+      compSizes[m++] = sizes[k];
+  Scalar comps[kMaxRank];
+  bool found = m <= 1;
+  if (m == 1)
+    comps[0] = lin;
+  for (int k = 0; !found && k < b->numLinear; ++k) {
+    Linear *l = &b->linear[k];
+    found = mlirValueEqual(l->value.v, lin.v) && l->n == m &&
+            !memcmp(l->sizes, compSizes, (size_t)m * sizeof *compSizes);
+    if (found)
+      memcpy(comps, l->comps, sizeof comps);
+  }
+  MlirType index = mlirIndexTypeGet(b->ctx);
+  int64_t stride = 1;
+  for (int c = m - 1; !found && c >= 0; --c) {
+    Scalar q = stride == 1 ? lin : emit2(b, "arith.divui", lin, intConstant(b, index, stride));
+    comps[c] = c == 0 ? q : emit2(b, "arith.remui", q, intConstant(b, index, compSizes[c]));
+    stride *= compSizes[c];
+  }
+  for (int k = 0, c = 0; k < n; ++k)
+    idx[k] = sizes[k] == 1 ? b->zero : comps[c++];
+}
+
+/* tosa.reshape of static shapes: the dims in groups of equal products, each
+ * group's indices linearized over the result's sizes and delinearized over
+ * the source's. */
+static bool readTosaReshape(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                            Scalar *out) {
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirType st = mlirValueGetType(src), rt = mlirValueGetType(t);
+  if (!mlirTypeIsARankedTensor(st) || !mlirShapedTypeHasStaticShape(st) ||
+      !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(st) > kMaxRank)
+    return false;
+  visit(b, faValueGetDefiningOp(mlirOperationGetOperand(def, 1)));
+  int8_t dims[kMaxRank];
+  if (faUnitReshapeGetSourceDims(def, t, dims))
+    return readUnitReshape(b, def, t, idx, out);
+  int sr = (int)mlirShapedTypeGetRank(st), rr = (int)mlirShapedTypeGetRank(rt);
+  int64_t ss[kMaxRank], rs[kMaxRank];
+  for (int d = 0; d < sr; ++d)
+    ss[d] = mlirShapedTypeGetDimSize(st, d);
+  for (int d = 0; d < rr; ++d)
+    rs[d] = mlirShapedTypeGetDimSize(rt, d);
+  Scalar in[kMaxRank];
+  int i = 0, k = 0;
+  while (i < rr || k < sr) {
+    int i0 = i, k0 = k;
+    int64_t pr = 1, ps = 1;
+    if (i < rr)
+      pr *= rs[i++];
+    if (k < sr)
+      ps *= ss[k++];
+    while (pr != ps) {
+      if (pr == 0 || ps == 0)
+        return false;
+      if (pr < ps && i < rr)
+        pr *= rs[i++];
+      else if (ps < pr && k < sr)
+        ps *= ss[k++];
+      else
+        return false;
+    }
+    Scalar lin = linearize(b, i - i0, idx + i0, rs + i0);
+    delinearize(b, lin, k - k0, ss + k0, in + k0);
+  }
+  return readTensor(b, src, in, out);
+}
+
+/* tosa.gather: out[n, w, c] = values[n, indices[n, w], c]. */
+static bool readTosaGather(Builder *b, MlirOperation def, const Scalar *idx, Scalar *out) {
+  MlirValue values = mlirOperationGetOperand(def, 0), indices = mlirOperationGetOperand(def, 1);
+  Scalar nw[2] = {idx[0], idx[1]}, k;
+  if (mlirShapedTypeGetRank(mlirValueGetType(values)) != 3 ||
+      mlirShapedTypeGetRank(mlirValueGetType(indices)) != 2 || !readTensor(b, indices, nw, &k) ||
+      !isInt(mlirValueGetType(k.v)))
+    return false;
+  b->readsIndex = true;
+  Scalar at[3] = {idx[0], emit1(b, "arith.index_cast", k, mlirIndexTypeGet(b->ctx)), idx[2]};
+  return readTensor(b, values, at, out);
+}
+
+static bool readTosa(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                     Scalar *out) {
+  if (faOpIsA(def, "tosa.reshape"))
+    return readTosaReshape(b, def, t, idx, out);
+  if (faOpIsA(def, "tosa.gather"))
+    return readTosaGather(b, def, idx, out);
+  return readTosaElementwise(b, def, t, idx, out);
+}
+
+/* The dim along which integer constant `t` (static, not a splat) counts
+ * its own index (an iota: torch's arange in TOSA), or -1. */
+static intptr_t iotaDim(MlirOperation def, MlirValue t) {
+  MlirType type = mlirValueGetType(t);
+  MlirAttribute dense = faConstantOpGetElements(def);
+  if (mlirAttributeIsNull(dense) || !isInt(elementTypeOf(t)) ||
+      mlirIntegerTypeGetWidth(elementTypeOf(t)) < 8 || !mlirShapedTypeHasStaticShape(type) ||
+      numElements(type) > kMaxSmallTable)
+    return -1;
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  for (intptr_t d = 0; d < rank; ++d) {
+    int64_t size = mlirShapedTypeGetDimSize(type, d), inner = 1;
+    if (size == 1)
+      continue;
+    for (intptr_t e = d + 1; e < rank; ++e)
+      inner *= mlirShapedTypeGetDimSize(type, e);
+    bool ok = true;
+    for (int64_t pos = 0; ok && pos < numElements(type); ++pos)
+      ok = faDenseElementGet(dense, (intptr_t)pos) == (double)((pos / inner) % size);
+    if (ok)
+      return d;
+  }
+  return -1;
+}
+
+/* A constant tensor: its splat value, the index an iota counts, or (any
+ * other) a capture. */
 static bool readConstant(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
                          Scalar *out) {
   MlirAttribute value = faConstantOpGetValue(def);
   if (!mlirAttributeIsNull(value) && mlirAttributeIsADenseElements(value) &&
       mlirDenseElementsAttrIsSplat(value)) {
     *out = constant(b, mlirDenseElementsAttrGetSplatValue(value));
+    return true;
+  }
+  intptr_t d = iotaDim(def, t);
+  if (d >= 0) {
+    b->readsIndex = true;
+    *out = emit1(b, "arith.index_cast", idx[d], elementTypeOf(t));
     return true;
   }
   return readCapture(b, t, idx, out);
@@ -438,7 +883,7 @@ static bool readOp(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx
     return readGeneric(b, def, mlirOpResultGetResultNumber(t), idx, out);
   if (faOpIsA(def, "linalg.broadcast"))
     return readBroadcast(b, def, idx, out);
-  if (faOpIsA(def, "linalg.transpose")) {
+  if (faOpIsA(def, "linalg.transpose") || faOpIsA(def, "tosa.transpose")) {
     MlirValue in = faTransposeGetInput(def, perm, rank);
     Scalar inIdx[kMaxRank];
     for (intptr_t d = 0; in.ptr && d < rank; ++d)
@@ -449,6 +894,9 @@ static bool readOp(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx
     return readUnitReshape(b, def, t, idx, out);
   if (isTensorArith(def))
     return readTensorArith(b, def, idx, out);
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+  if (name.length > 5 && !strncmp(name.data, "tosa.", 5))
+    return readTosa(b, def, t, idx, out);
   return false;
 }
 
@@ -486,14 +934,6 @@ static bool readTensor(Builder *b, MlirValue t, const Scalar *idx, Scalar *out) 
 }
 
 /* --- the function --------------------------------------------------------- */
-
-/* The number of elements of the static shape `t`. */
-static int64_t numElements(MlirType t) {
-  int64_t n = 1;
-  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d)
-    n *= mlirShapedTypeGetDimSize(t, d);
-  return n;
-}
 
 /* Whether every capture is small: never a data tensor read at [.., i, .., j]
  * (that stays the bias operand: the same bytes, read per score), and one
@@ -555,6 +995,26 @@ static void retype(MlirOperation fn, MlirType result) {
                                   mlirTypeAttrGet(type));
 }
 
+/* Erases the function's ops whose results are unused (a reshape's
+ * linearized position once a reshape back found its components). */
+static void eraseUnused(MlirBlock entry) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    MlirOperation op = mlirBlockGetFirstOperation(entry);
+    while (!mlirOperationIsNull(op)) {
+      MlirOperation next = mlirOperationGetNextInBlock(op);
+      bool dead = mlirOperationGetNumResults(op) > 0 && !mlirOperationGetNumRegions(op);
+      for (intptr_t r = 0; dead && r < mlirOperationGetNumResults(op); ++r)
+        dead = mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r)));
+      if (dead) {
+        mlirOperationDestroy(op);
+        changed = true;
+      }
+      op = next;
+    }
+  }
+}
+
 /* Evaluates the op's bias at (b, h, i, j) into `fn` (the skeleton): a unit
  * dim of the bias is read at 0. False where anything is not understood. */
 static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
@@ -589,6 +1049,7 @@ static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
   mlirOperationDestroy(placeholder);
   if (mlirOpOperandIsNull(mlirValueGetFirstUse(b->zero.v)))
     mlirOperationDestroy(c0);
+  eraseUnused(b->entry);
   retype(fn, f32);
   return true;
 }
@@ -675,7 +1136,7 @@ static void restore(MlirOperation attn, intptr_t n, const MlirValue *operands,
 /* Dead producers of the bias: the ops read through, and the destinations
  * and constants they leave. */
 static const char *const kDeadProducers[] = {"tensor.empty", "linalg.fill", "arith.constant",
-                                             "tosa.const", NULL};
+                                             "tosa.const", "tosa.const_shape", NULL};
 
 bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
                            MlirOperation table) {

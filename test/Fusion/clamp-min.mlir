@@ -13,10 +13,14 @@
 // AGREE-COUNT-5: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // LLaMA 4.28 in TOSA: torch.max(w, finfo.min) as tosa.maximum (NaN
-// propagating): the bias clamped by arith.maximumf.
+// propagating): the bias clamped by arith.maximumf. The bias, computed from
+// the iota constants and the [B, 1, N] padding tensor, is the op's score_mod
+// (lib/Fusion/IndexBias.c), the clamp in it.
 // CHECK-LABEL: func.func @llama_tosa
-// CHECK: %[[C:.*]] = arith.maximumf %{{.*}}, %{{.*}} : tensor<8x1x3x2xf32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.250000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](
+// CHECK: %[[C:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.cmpf oeq, %[[C]]
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @llama_tosa(%q: tensor<8x2x3x16xf32>, %k: tensor<8x2x2x16xf32>, %v: tensor<8x2x2x16xf32>, %keep: tensor<8x1x2xi64>) -> tensor<8x2x3x16xf32> {
   %zero = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -65,10 +69,12 @@ func.func @llama_tosa(%q: tensor<8x2x3x16xf32>, %k: tensor<8x2x2x16xf32>, %v: te
 // -----
 
 // torch-mlir's linalg form: select(w > lowest, w, lowest) (NaN gives the
-// lowest): the bias clamped by arith.maxnumf.
+// lowest): the bias clamped by arith.maxnumf (in the score_mod, as above).
 // CHECK-LABEL: func.func @llama_select
-// CHECK: %[[C:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : tensor<8x1x3x2xf32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[C]])
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {{.*}}score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](
+// CHECK: %[[C:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.cmpf oeq, %[[C]]
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @llama_select(%q: tensor<8x2x3x16xf32>, %k: tensor<8x2x2x16xf32>, %v: tensor<8x2x2x16xf32>, %keep: tensor<8x1x2xi64>) -> tensor<8x2x3x16xf32> {
   %zero = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

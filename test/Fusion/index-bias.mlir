@@ -8,7 +8,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-6: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-9: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // T5: the bucket clamp(j - i, -3, 3) + 3 in i64 from an iota, the [7, H] table
 // gathered at (bucket, h), permuted and expanded to [1, H, M, N]: one capture,
 // the source's i64 arithmetic, no bias operand, no ops of the bias left.
@@ -378,4 +378,172 @@ func.func @t5_window(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: ten
     linalg.yield %r : f32
   } -> tensor<1x2x8x16xf32>
   return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// TOSA (lib/Fusion/IndexBias.c reads TOSA chains too): a T5-like bucket
+// from the iota constant (an index, not a capture), j - i in i32 through f32
+// times 0.5 and back with tosa.cast (round to nearest even, saturating: as
+// tosa-to-linalg lowers it; fptosi alone would truncate 0.5 and 1.5 and
+// fa-check would disagree), tosa.clamp and tosa.add, then tosa.gather of the
+// [1, 64] flattening from the [1, 5, 2] table, the [1, 64, 2] result
+// reshaped to [8, 8, 2] and transposed: the reshapes regroup (i, j) without
+// divisions, the table argument the one capture, no bias operand.
+// CHECK-LABEL: func.func @tosa_t5_table
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]} : ({{.*}}, tensor<5x2xf32>)
+// CHECK-NOT: tosa.gather
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<5x2xf32>) -> f32
+// CHECK-DAG: %[[J:.*]] = arith.index_cast %arg4 : index to i32
+// CHECK-DAG: %[[I:.*]] = arith.index_cast %arg3 : index to i32
+// CHECK: %[[D:.*]] = arith.subi %[[J]], %[[I]] : i32
+// CHECK: %[[DF:.*]] = arith.sitofp %[[D]] : i32 to f32
+// CHECK: %[[H:.*]] = arith.mulf %[[DF]], %{{.*}} : f32
+// CHECK: %[[R:.*]] = math.roundeven %[[H]] : f32
+// CHECK: %[[LO:.*]] = arith.maximumf %[[R]], %{{.*}} : f32
+// CHECK: %[[X:.*]] = arith.fptosi %[[LO]] : f32 to i32
+// CHECK: %[[BIG:.*]] = arith.cmpf uge, %[[R]], %{{.*}} : f32
+// CHECK: %[[SAT:.*]] = arith.select %[[BIG]], %{{.*}}, %[[X]] : i32
+// CHECK: %[[C1:.*]] = arith.maxsi %{{.*}}, %[[SAT]] : i32
+// CHECK: %[[C2:.*]] = arith.minsi %{{.*}}, %[[C1]] : i32
+// CHECK: %[[BK:.*]] = arith.addi %[[C2]], %{{.*}} : i32
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: %[[IX:.*]] = arith.index_cast %[[BK]] : i32 to index
+// CHECK: tensor.extract %arg5[%[[IX]], %arg2] : tensor<5x2xf32>
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its bias computed in the kernel as score_mod)
+
+func.func @tosa_t5_table(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>, %table: tensor<5x2xf32>) -> tensor<2x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %iota = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>}> : () -> tensor<8xi32>
+  %rshape = tosa.const_shape {values = dense<[8, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %cshape = tosa.const_shape {values = dense<[1, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s4shape = tosa.const_shape {values = dense<[1, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3shape = tosa.const_shape {values = dense<[2, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %rows = tosa.reshape %iota, %rshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<8x1xi32>
+  %cols = tosa.reshape %iota, %cshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<1x8xi32>
+  %rel = tosa.sub %cols, %rows : (tensor<1x8xi32>, tensor<8x1xi32>) -> tensor<8x8xi32>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %two = "tosa.const"() <{values = dense<2> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+  %flat = tosa.const_shape {values = dense<[1, 64]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %tshape = tosa.const_shape {values = dense<[1, 5, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %gshape = tosa.const_shape {values = dense<[8, 8, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %relf = tosa.cast %rel : (tensor<8x8xi32>) -> tensor<8x8xf32>
+  %halved = tosa.mul %relf, %half, %shift : (tensor<8x8xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x8xf32>
+  %rounded = tosa.cast %halved : (tensor<8x8xf32>) -> tensor<8x8xi32>
+  %clamped = tosa.clamp %rounded {min_val = -2 : i32, max_val = 2 : i32} : (tensor<8x8xi32>) -> tensor<8x8xi32>
+  %bucket = tosa.add %clamped, %two : (tensor<8x8xi32>, tensor<1x1xi32>) -> tensor<8x8xi32>
+  %flatb = tosa.reshape %bucket, %flat : (tensor<8x8xi32>, !tosa.shape<2>) -> tensor<1x64xi32>
+  %table3 = tosa.reshape %table, %tshape : (tensor<5x2xf32>, !tosa.shape<3>) -> tensor<1x5x2xf32>
+  %gathered = tosa.gather %table3, %flatb : (tensor<1x5x2xf32>, tensor<1x64xi32>) -> tensor<1x64x2xf32>
+  %g3 = tosa.reshape %gathered, %gshape : (tensor<1x64x2xf32>, !tosa.shape<3>) -> tensor<8x8x2xf32>
+  %perm = tosa.transpose %g3 {perms = array<i32: 2, 0, 1>} : (tensor<8x8x2xf32>) -> tensor<2x8x8xf32>
+  %bias = tosa.reshape %perm, %s4shape : (tensor<2x8x8xf32>, !tosa.shape<4>) -> tensor<1x2x8x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %s4 = tosa.reshape %s, %s4shape : (tensor<2x8x8xf32>, !tosa.shape<4>) -> tensor<1x2x8x8xf32>
+  %ss = tosa.mul %s4, %scale, %shift : (tensor<1x2x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %sb = tosa.add %ss, %bias : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %m = tosa.reduce_max %sb {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x8xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p4 = tosa.mul %e, %r, %shift : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %p = tosa.reshape %p4, %s3shape : (tensor<1x2x8x8xf32>, !tosa.shape<3>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// TOSA ALiBi: the [H] slopes reshaped to [1, H, 1, 1] times the iota's
+// j - i cast to f32 ([1, 1, M, N]), with TOSA's broadcast.
+// CHECK-LABEL: func.func @tosa_alibi
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]} : ({{.*}}, tensor<2xf32>)
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<2xf32>) -> f32
+// CHECK: %[[SL:.*]] = tensor.extract %arg5[%arg2] : tensor<2xf32>
+// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[DF:.*]] = arith.sitofp %[[D]] : i32 to f32
+// CHECK: arith.mulf %[[SL]], %[[DF]] : f32
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its bias computed in the kernel as score_mod)
+
+func.func @tosa_alibi(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>, %slopes: tensor<2xf32>) -> tensor<2x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %iota = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>}> : () -> tensor<8xi32>
+  %rshape = tosa.const_shape {values = dense<[8, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %cshape = tosa.const_shape {values = dense<[1, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s4shape = tosa.const_shape {values = dense<[1, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3shape = tosa.const_shape {values = dense<[2, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %rows = tosa.reshape %iota, %rshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<8x1xi32>
+  %cols = tosa.reshape %iota, %cshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<1x8xi32>
+  %rel = tosa.sub %cols, %rows : (tensor<1x8xi32>, tensor<8x1xi32>) -> tensor<8x8xi32>
+  %slshape = tosa.const_shape {values = dense<[1, 2, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %rshape4 = tosa.const_shape {values = dense<[1, 1, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %relf = tosa.cast %rel : (tensor<8x8xi32>) -> tensor<8x8xf32>
+  %rel4 = tosa.reshape %relf, %rshape4 : (tensor<8x8xf32>, !tosa.shape<4>) -> tensor<1x1x8x8xf32>
+  %sl4 = tosa.reshape %slopes, %slshape : (tensor<2xf32>, !tosa.shape<4>) -> tensor<1x2x1x1xf32>
+  %bias = tosa.mul %sl4, %rel4, %shift : (tensor<1x2x1x1xf32>, tensor<1x1x8x8xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %s4 = tosa.reshape %s, %s4shape : (tensor<2x8x8xf32>, !tosa.shape<4>) -> tensor<1x2x8x8xf32>
+  %ss = tosa.mul %s4, %scale, %shift : (tensor<1x2x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %sb = tosa.add %ss, %bias : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %m = tosa.reduce_max %sb {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x8xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p4 = tosa.mul %e, %r, %shift : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %p = tosa.reshape %p4, %s3shape : (tensor<1x2x8x8xf32>, !tosa.shape<3>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// Near miss: a tosa.cast f32 -> i8 (saturating at i8's range, a lowering
+// not spelled out in IndexBias.c) stays the dense bias.
+// CHECK-LABEL: func.func @tosa_cast_i8
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 2.500000e-01 : f32} : ({{.*}}, tensor<1x2x8x8xf32>)
+// CHECK-NOT: score_mod
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention{{$}}
+
+func.func @tosa_cast_i8(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: tensor<2x8x16xf32>, %slopes: tensor<2xf32>) -> tensor<2x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %iota = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>}> : () -> tensor<8xi32>
+  %rshape = tosa.const_shape {values = dense<[8, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %cshape = tosa.const_shape {values = dense<[1, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s4shape = tosa.const_shape {values = dense<[1, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3shape = tosa.const_shape {values = dense<[2, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %rows = tosa.reshape %iota, %rshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<8x1xi32>
+  %cols = tosa.reshape %iota, %cshape : (tensor<8xi32>, !tosa.shape<2>) -> tensor<1x8xi32>
+  %rel = tosa.sub %cols, %rows : (tensor<1x8xi32>, tensor<8x1xi32>) -> tensor<8x8xi32>
+  %slshape = tosa.const_shape {values = dense<[1, 2, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %rshape4 = tosa.const_shape {values = dense<[1, 1, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %relh = tosa.cast %rel : (tensor<8x8xi32>) -> tensor<8x8xf32>
+  %halved = tosa.mul %relh, %half, %shift : (tensor<8x8xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x8xf32>
+  %rel8 = tosa.cast %halved : (tensor<8x8xf32>) -> tensor<8x8xi8>
+  %relf = tosa.cast %rel8 : (tensor<8x8xi8>) -> tensor<8x8xf32>
+  %rel4 = tosa.reshape %relf, %rshape4 : (tensor<8x8xf32>, !tosa.shape<4>) -> tensor<1x1x8x8xf32>
+  %sl4 = tosa.reshape %slopes, %slshape : (tensor<2xf32>, !tosa.shape<4>) -> tensor<1x2x1x1xf32>
+  %bias = tosa.mul %sl4, %rel4, %shift : (tensor<1x2x1x1xf32>, tensor<1x1x8x8xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x16xf32>, tensor<2x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %s4 = tosa.reshape %s, %s4shape : (tensor<2x8x8xf32>, !tosa.shape<4>) -> tensor<1x2x8x8xf32>
+  %ss = tosa.mul %s4, %scale, %shift : (tensor<1x2x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %sb = tosa.add %ss, %bias : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %m = tosa.reduce_max %sb {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>) -> tensor<1x2x8x8xf32>
+  %e = tosa.exp %d : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<1x2x8x1xf32>) -> tensor<1x2x8x1xf32>
+  %p4 = tosa.mul %e, %r, %shift : (tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32>, tensor<1xi8>) -> tensor<1x2x8x8xf32>
+  %p = tosa.reshape %p4, %s3shape : (tensor<1x2x8x8xf32>, !tosa.shape<3>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
 }

@@ -13,11 +13,18 @@
 // RUN: fa-check --int-max=9 --seed=3 %s | FileCheck %s --check-prefix=AGREE
 // AGREE: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
+// That bias, computed from the key index (an iota constant) and the [B]
+// lengths, is then the op's score_mod with the lengths a capture
+// (lib/Fusion/IndexBias.c).
 // CHECK-LABEL: func.func @tosa_kv_len_finite
-// CHECK: %[[F:.*]] = arith.constant -3.40282347E+38 : f32
-// CHECK: %[[BIAS:.*]] = arith.select %{{.*}} : tensor<2x1x1x8xi1>, tensor<2x1x1x8xf32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[BIAS]]) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.250000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
 // CHECK-NOT: tosa.greater_equal
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<2x1x1x1xi32>) -> f32
+// CHECK: %[[J:.*]] = arith.index_cast %arg4 : index to i32
+// CHECK: %[[L:.*]] = tensor.extract %arg5[%arg1, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<2x1x1x1xi32>
+// CHECK: %[[M:.*]] = arith.cmpi sge, %[[J]], %[[L]] : i32
+// CHECK: %[[F:.*]] = arith.constant -3.40282347E+38 : f32
+// CHECK: arith.select %[[M]], %[[F]], %{{.*}} : f32
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @tosa_kv_len_finite(%q: tensor<4x1x64xf32>, %kt: tensor<4x64x8xf32>, %v: tensor<4x8x64xf32>, %kv: tensor<2x1x1x1xi32>) -> tensor<4x1x64xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
