@@ -35,19 +35,7 @@ static MlirType captureType(const FaAttentionKernel *k, intptr_t i) {
 }
 
 static MlirValue indexConstant(MlirOperation before, int64_t value) {
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirNamedAttribute attr =
-      faNamedAttributeGet(ctx, "value", mlirIntegerAttrGet(mlirIndexTypeGet(ctx), value));
-  MlirType index = mlirIndexTypeGet(ctx);
-  return mlirOperationGetResult(
-      faOperationCreateBefore(before, "arith.constant", 0, NULL, 1, &index, 1, &attr), 0);
-}
-
-static MlirValue binary(MlirOperation before, const char *name, MlirValue a, MlirValue b) {
-  MlirValue operands[2] = {a, b};
-  MlirType type = mlirValueGetType(a);
-  return mlirOperationGetResult(
-      faOperationCreateBefore(before, name, 2, operands, 1, &type, 0, NULL), 0);
+  return faBuildIntConstantBefore(before, mlirIndexTypeGet(mlirOperationGetContext(before)), value);
 }
 
 /* `idx` clamped into [0, size of dim `d` of `buf`) before `before`. */
@@ -59,12 +47,12 @@ static MlirValue clampIndex(MlirOperation before, MlirValue buf, intptr_t d, Mli
     MlirType index = mlirIndexTypeGet(mlirOperationGetContext(before));
     MlirValue size = mlirOperationGetResult(
         faOperationCreateBefore(before, "memref.dim", 2, operands, 1, &index, 0, NULL), 0);
-    last = binary(before, "arith.subi", size, indexConstant(before, 1));
+    last = faBuildBinaryBefore(before, "arith.subi", size, indexConstant(before, 1));
   } else {
     last = indexConstant(before, mlirShapedTypeGetDimSize(type, d) - 1);
   }
-  MlirValue low = binary(before, "arith.maxsi", idx, indexConstant(before, 0));
-  return binary(before, "arith.minsi", low, last);
+  MlirValue low = faBuildBinaryBefore(before, "arith.maxsi", idx, indexConstant(before, 0));
+  return faBuildBinaryBefore(before, "arith.minsi", low, last);
 }
 
 /* tensor.extract %cap[idx...] -> memref.load %cap[clamped idx...]. */

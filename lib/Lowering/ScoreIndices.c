@@ -36,20 +36,6 @@ FaScoreIndices faScoreIndicesGet(MlirOperation fn, int first) {
   return ix;
 }
 
-static MlirValue constantOf(MlirOperation before, MlirType type, int64_t value) {
-  MlirContext ctx = mlirOperationGetContext(before);
-  MlirNamedAttribute attr = faNamedAttributeGet(ctx, "value", mlirIntegerAttrGet(type, value));
-  return mlirOperationGetResult(
-      faOperationCreateBefore(before, "arith.constant", 0, NULL, 1, &type, 1, &attr), 0);
-}
-
-static MlirValue binaryOf(MlirOperation before, const char *name, MlirValue a, MlirValue b) {
-  MlirValue operands[2] = {a, b};
-  MlirType type = mlirValueGetType(a);
-  return mlirOperationGetResult(
-      faOperationCreateBefore(before, name, 2, operands, 1, &type, 0, NULL), 0);
-}
-
 static MlirValue castOf(MlirOperation before, const char *name, MlirValue v, MlirType to) {
   return mlirOperationGetResult(faOperationCreateBefore(before, name, 1, &v, 1, &to, 0, NULL), 0);
 }
@@ -197,12 +183,12 @@ static Linear linearOf(MlirValue v, const FaScoreIndices *ix, int depth) {
 /* c + ci * x + cj * y in i64, before `before`. */
 static MlirValue combine(MlirOperation before, const Linear *l, MlirValue x, MlirValue y, bool withC) {
   MlirType i64 = mlirIntegerTypeGet(mlirOperationGetContext(before), 64);
-  MlirValue r = constantOf(before, i64, withC ? l->c : 0);
+  MlirValue r = faBuildIntConstantBefore(before, i64, withC ? l->c : 0);
   int64_t coef[2] = {l->ci, l->cj};
   MlirValue parts[2] = {x, y};
   for (int n = 0; n < 2; ++n)
     if (coef[n])
-      r = binaryOf(before, coef[n] > 0 ? "arith.addi" : "arith.subi", r,
+      r = faBuildBinaryBefore(before, coef[n] > 0 ? "arith.addi" : "arith.subi", r,
                    castOf(before, "arith.index_cast", parts[n], i64));
   return r;
 }
@@ -218,8 +204,8 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
   MlirType i64 = mlirIntegerTypeGet(ctx, 64), i32 = mlirIntegerTypeGet(ctx, 32);
   MlirValue base = combine(op, &l, ix->parts[0], ix->parts[2], true);
   MlirValue offset = combine(op, &l, ix->parts[1], ix->parts[3], false);
-  MlirValue hi = binaryOf(op, "arith.andi", base, constantOf(op, i64, -1024));
-  MlirValue lo = castOf(op, "arith.trunci", binaryOf(op, "arith.andi", base, constantOf(op, i64, 1023)), i32);
+  MlirValue hi = faBuildBinaryBefore(op, "arith.andi", base, faBuildIntConstantBefore(op, i64, -1024));
+  MlirValue lo = castOf(op, "arith.trunci", faBuildBinaryBefore(op, "arith.andi", base, faBuildIntConstantBefore(op, i64, 1023)), i32);
   /* f32(hi) - 2^23 and 2^23 + lo (lo in the mantissa of 2^23's bits):
    * both exact, as is 2^23 + lo + D; no integer conversion of lo that a
    * compiler could merge with D's into one per score. */
@@ -228,11 +214,11 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
                               (MlirNamedAttribute[]){faNamedAttributeGet(
                                   ctx, "value", mlirFloatAttrDoubleGet(ctx, f32, 8388608.0))}),
       0);
-  MlirValue fhi = binaryOf(op, "arith.subf", castOf(op, "arith.sitofp", hi, f32), magic);
-  MlirValue bits = binaryOf(op, "arith.ori", lo, constantOf(op, i32, 0x4B000000));
+  MlirValue fhi = faBuildBinaryBefore(op, "arith.subf", castOf(op, "arith.sitofp", hi, f32), magic);
+  MlirValue bits = faBuildBinaryBefore(op, "arith.ori", lo, faBuildIntConstantBefore(op, i32, 0x4B000000));
   MlirValue flo = castOf(op, "arith.bitcast", bits, f32);
   MlirValue fd = castOf(op, "arith.sitofp", castOf(op, "arith.trunci", offset, i32), f32);
-  MlirValue sum = binaryOf(op, "arith.addf", fhi, binaryOf(op, "arith.addf", flo, fd));
+  MlirValue sum = faBuildBinaryBefore(op, "arith.addf", fhi, faBuildBinaryBefore(op, "arith.addf", flo, fd));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), sum);
   mlirOperationDestroy(op);
   return true;
@@ -275,7 +261,7 @@ bool faScoreModReadsByPosition(MlirOperation fn) {
 void faScoreModMakeTileUniform(MlirOperation fn) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   MlirOperation first = mlirBlockGetFirstOperation(entry);
-  MlirValue zero = constantOf(first, mlirIndexTypeGet(mlirOperationGetContext(fn)), 0);
+  MlirValue zero = faBuildIntConstantBefore(first, mlirIndexTypeGet(mlirOperationGetContext(fn)), 0);
   /* (s, b, h, i0, di, j0, dj, ...): the offsets are arguments 4 and 6. */
   mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(entry, 4), zero);
   mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(entry, 6), zero);

@@ -399,3 +399,17 @@ void faModuleForEachFunc(MlirOperation module, void (*fn)(MlirOperation func)) {
         !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))))
       fn(op);
 }
+
+MlirValue faBuildIntConstantBefore(MlirOperation before, MlirType type, int64_t value) {
+  MlirContext ctx = mlirOperationGetContext(before);
+  MlirNamedAttribute attr = faNamedAttributeGet(ctx, "value", mlirIntegerAttrGet(type, value));
+  return mlirOperationGetResult(
+      faOperationCreateBefore(before, "arith.constant", 0, NULL, 1, &type, 1, &attr), 0);
+}
+
+MlirValue faBuildBinaryBefore(MlirOperation before, const char *name, MlirValue a, MlirValue b) {
+  MlirValue operands[2] = {a, b};
+  MlirType type = mlirValueGetType(a);
+  return mlirOperationGetResult(
+      faOperationCreateBefore(before, name, 2, operands, 1, &type, 0, NULL), 0);
+}

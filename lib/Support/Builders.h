@@ -68,6 +68,11 @@ MlirOperation faOperationCreateBefore(MlirOperation before, const char *name,
                                       intptr_t numResults, const MlirType *results,
                                       intptr_t numAttrs, const MlirNamedAttribute *attrs);
 
+/* arith.constant `value` of integer or index `type`, and the binary op
+ * `name` (both operands and the result of `a`'s type), before `before`. */
+MlirValue faBuildIntConstantBefore(MlirOperation before, MlirType type, int64_t value);
+MlirValue faBuildBinaryBefore(MlirOperation before, const char *name, MlirValue a, MlirValue b);
+
 /* The named attribute `name` = `a`. */
 MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAttribute a);
 
