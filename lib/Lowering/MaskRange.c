@@ -31,7 +31,7 @@
 #include <string.h>
 
 /* What a value of the mask function is on intervals. */
-typedef enum { V_INT, V_BOOL, V_OTHER } ValueKind;
+typedef enum { V_INT, V_BOOL, V_FLOAT, V_OTHER } ValueKind;
 
 typedef struct {
   MlirValue value;
@@ -605,6 +605,142 @@ static bool nameIn(MlirOperation op, const char *const *names) {
   return false;
 }
 
+/* --- f32 values (score_mod's tile test) ---------------------------------------
+ * An f32 value is [lo, hi] (f32) and `known`. Every rule below is monotone
+ * in each operand (round-to-nearest keeps order), so the rounded results of
+ * the bounds bound the rounded results; a NaN bound makes it unknown. */
+
+static void defineFloat(Range *r, MlirValue v, const char *lo, const char *hi, const char *k) {
+  const Slot *s = define(r, v, V_FLOAT);
+  char ord[32], kk[32];
+  tname(ord, emit2(r, "arith.cmpf ord,", lo, hi, "f32"));
+  tname(kk, emit2(r, "arith.andi", k, ord, "i1"));
+  faTextAppend(r->t, "  %%v%d_lo = arith.addf %s, %%fnz : f32\n  %%v%d_hi = arith.addf %s, %%fnz : f32\n"
+                     "  %%v%d_k = arith.andi %s, %%true : i1\n", s->id, lo, s->id, hi, s->id, kk);
+}
+
+/* %tN = OP x : f32 (a unary op on f32). */
+static int emit1f(Range *r, const char *op, const char *x) {
+  int n = fresh(r);
+  faTextAppend(r->t, "  %%t%d = %s %s : f32\n", n, op, x);
+  return n;
+}
+
+/* The four combinations of x's and y's bounds under `op`: [min, max]. */
+static void corners(Range *r, MlirValue res, const char *op, const IntNames *x, const IntNames *y,
+                    const char *k) {
+  char c[4][32], lo[32], hi[32], a[32], b[32];
+  tname(c[0], emit2(r, op, x->lo, y->lo, "f32"));
+  tname(c[1], emit2(r, op, x->lo, y->hi, "f32"));
+  tname(c[2], emit2(r, op, x->hi, y->lo, "f32"));
+  tname(c[3], emit2(r, op, x->hi, y->hi, "f32"));
+  tname(a, emit2(r, "arith.minimumf", c[0], c[1], "f32"));
+  tname(b, emit2(r, "arith.minimumf", c[2], c[3], "f32"));
+  tname(lo, emit2(r, "arith.minimumf", a, b, "f32"));
+  tname(a, emit2(r, "arith.maximumf", c[0], c[1], "f32"));
+  tname(b, emit2(r, "arith.maximumf", c[2], c[3], "f32"));
+  tname(hi, emit2(r, "arith.maximumf", a, b, "f32"));
+  defineFloat(r, res, lo, hi, k);
+}
+
+static bool transformFloat(Range *r, MlirOperation op, MlirValue res, const Slot *const *s, intptr_t n) {
+  MlirType t = mlirValueGetType(res);
+  bool f1 = n == 1 && s[0] && s[0]->kind == V_FLOAT, f2 = n == 2 && s[0] && s[1] &&
+                                                         s[0]->kind == V_FLOAT && s[1]->kind == V_FLOAT;
+  IntNames x, y;
+  memset(&x, 0, sizeof x);
+  memset(&y, 0, sizeof y);
+  if (s[0] && (s[0]->kind == V_FLOAT || s[0]->kind == V_INT))
+    x = intNames(s[0]);
+  if (n > 1 && s[1] && s[1]->kind == V_FLOAT)
+    y = intNames(s[1]);
+  char lo[32], hi[32], k[32], a[32];
+  if (mlirTypeIsAF32(t) && nameIs(op, "arith.constant") && mlirAttributeIsAFloat(faOpGetAttr(op, "value"))) {
+    float v = (float)mlirFloatAttrGetValueDouble(faOpGetAttr(op, "value"));
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int c = fresh(r);
+    faTextAppend(r->t, "  %%t%d = arith.constant 0x%08X : f32\n", c, (unsigned)bits);
+    defineFloat(r, res, tname(lo, c), lo, "%true");
+  } else if (mlirTypeIsAF32(t) && n == 1 && s[0] && s[0]->kind == V_INT && nameIs(op, "arith.sitofp")) {
+    int l = fresh(r), h = fresh(r);
+    faTextAppend(r->t, "  %%t%d = arith.sitofp %s : i64 to f32\n  %%t%d = arith.sitofp %s : i64 to f32\n",
+                 l, x.lo, h, x.hi);
+    defineFloat(r, res, tname(lo, l), tname(hi, h), x.k);
+  } else if (f2 && (nameIs(op, "arith.addf") || nameIs(op, "arith.subf"))) {
+    bool sub = nameIs(op, "arith.subf");
+    tname(lo, emit2(r, sub ? "arith.subf" : "arith.addf", x.lo, sub ? y.hi : y.lo, "f32"));
+    tname(hi, emit2(r, sub ? "arith.subf" : "arith.addf", x.hi, sub ? y.lo : y.hi, "f32"));
+    defineFloat(r, res, lo, hi, tname(k, emit2(r, "arith.andi", x.k, y.k, "i1")));
+  } else if (f2 && nameIs(op, "arith.mulf")) {
+    corners(r, res, "arith.mulf", &x, &y, tname(k, emit2(r, "arith.andi", x.k, y.k, "i1")));
+  } else if (f2 && nameIs(op, "arith.divf")) { /* only by an interval without 0 */
+    char pos[32], neg[32], nz[32];
+    tname(pos, emit2(r, "arith.cmpf ogt,", y.lo, "%fz", "f32"));
+    tname(neg, emit2(r, "arith.cmpf olt,", y.hi, "%fz", "f32"));
+    tname(nz, emit2(r, "arith.ori", pos, neg, "i1"));
+    tname(k, emit2(r, "arith.andi", x.k, y.k, "i1"));
+    corners(r, res, "arith.divf", &x, &y, tname(k, emit2(r, "arith.andi", k, nz, "i1")));
+  } else if (f2 && (nameIs(op, "arith.minimumf") || nameIs(op, "arith.minnumf") ||
+                    nameIs(op, "arith.maximumf") || nameIs(op, "arith.maxnumf"))) {
+    const char *m = nameIs(op, "arith.minimumf") || nameIs(op, "arith.minnumf") ? "arith.minimumf"
+                                                                                : "arith.maximumf";
+    tname(lo, emit2(r, m, x.lo, y.lo, "f32"));
+    tname(hi, emit2(r, m, x.hi, y.hi, "f32"));
+    defineFloat(r, res, lo, hi, tname(k, emit2(r, "arith.andi", x.k, y.k, "i1")));
+  } else if (f1 && (nameIs(op, "math.log") || nameIs(op, "math.roundeven") ||
+                    nameIs(op, "math.floor") || nameIs(op, "math.ceil"))) {
+    const char *m = faOpIsA(op, "math.log") ? "math.log" : faOpIsA(op, "math.floor") ? "math.floor"
+                    : faOpIsA(op, "math.ceil") ? "math.ceil" : "math.roundeven";
+    tname(lo, emit1f(r, m, x.lo));
+    tname(hi, emit1f(r, m, x.hi));
+    strcpy(k, x.k);
+    if (faOpIsA(op, "math.log")) /* increasing on [0, inf] */
+      tname(k, emit2(r, "arith.andi", x.k, tname(a, emit2(r, "arith.cmpf oge,", x.lo, "%fz", "f32")), "i1"));
+    defineFloat(r, res, lo, hi, k);
+  } else if (f1 && isInt(t) && !mlirTypeIsAIndex(t) && nameIs(op, "arith.fptosi")) {
+    /* Non-decreasing; known where both bounds are within +-2^62 (the
+     * conversion of the clamped bounds is then defined). */
+    char lim[32], nlim[32], cl[32], ch[32], in0[32], in1[32];
+    int c = fresh(r);
+    faTextAppend(r->t, "  %%t%d = arith.constant 4.0e18 : f32\n", c);
+    tname(lim, c);
+    tname(nlim, emit1f(r, "arith.negf", lim));
+    tname(cl, emit2(r, "arith.maximumf", x.lo, nlim, "f32"));
+    tname(cl, emit2(r, "arith.minimumf", cl, lim, "f32"));
+    tname(ch, emit2(r, "arith.maximumf", x.hi, nlim, "f32"));
+    tname(ch, emit2(r, "arith.minimumf", ch, lim, "f32"));
+    tname(in0, emit2(r, "arith.cmpf oge,", x.lo, nlim, "f32"));
+    tname(in1, emit2(r, "arith.cmpf ole,", x.hi, lim, "f32"));
+    tname(k, emit2(r, "arith.andi", x.k, in0, "i1"));
+    tname(k, emit2(r, "arith.andi", k, in1, "i1"));
+    int l = fresh(r), h = fresh(r);
+    faTextAppend(r->t, "  %%t%d = arith.fptosi %s : f32 to i64\n  %%t%d = arith.fptosi %s : f32 to i64\n",
+                 l, cl, h, ch);
+    defineInt(r, res, tname(lo, l), tname(hi, h), k);
+  } else
+    return false;
+  return true;
+}
+
+/* select %c, %x, %y of f32: where c is decided, its side; else both. */
+static void ruleSelectFloat(Range *r, MlirValue res, const BoolNames *c, const Slot *x, const Slot *y) {
+  IntNames a = intNames(x), b = intNames(y);
+  char ulo[32], uhi[32], uk[32], nmay[32], lo[32], hi[32], k[32];
+  tname(ulo, emit2(r, "arith.minimumf", a.lo, b.lo, "f32"));
+  tname(uhi, emit2(r, "arith.maximumf", a.hi, b.hi, "f32"));
+  tname(uk, emit2(r, "arith.andi", a.k, b.k, "i1"));
+  tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
+  int l1 = fresh(r), l2 = fresh(r), h1 = fresh(r), h2 = fresh(r), k1 = fresh(r), k2 = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.select %s, %s, %s : f32\n  %%t%d = arith.select %s, %s, %%t%d : f32\n"
+               "  %%t%d = arith.select %s, %s, %s : f32\n  %%t%d = arith.select %s, %s, %%t%d : f32\n"
+               "  %%t%d = arith.select %s, %s, %s : i1\n  %%t%d = arith.select %s, %s, %%t%d : i1\n",
+               l1, nmay, b.lo, ulo, l2, c->must, a.lo, l1, h1, nmay, b.hi, uhi, h2, c->must, a.hi, h1,
+               k1, nmay, b.k, uk, k2, c->must, a.k, k1);
+  defineFloat(r, res, tname(lo, l2), tname(hi, h2), tname(k, k2));
+}
+
 /* One op of the mask's body. */
 static void transformOp(Range *r, MlirOperation op) {
   if (nameIs(op, "func.return"))
@@ -615,7 +751,7 @@ static void transformOp(Range *r, MlirOperation op) {
     return;
   }
   MlirValue res = mlirOperationGetResult(op, 0);
-  if (nameIs(op, "arith.constant")) {
+  if (nameIs(op, "arith.constant") && !mlirTypeIsAF32(mlirValueGetType(res))) {
     ruleConstant(r, op, res);
     return;
   }
@@ -671,8 +807,11 @@ static void transformOp(Range *r, MlirOperation op) {
   } else if (nameIs(op, "arith.select") && n == 3 && s[0] && s[1] && s[2] && s[0]->kind == V_BOOL &&
              s[1]->kind == s[2]->kind && s[1]->kind != V_OTHER) {
     BoolNames c = boolNames(s[0]);
-    ruleSelect(r, res, &c, s[1], s[2]);
-  } else
+    if (s[1]->kind == V_FLOAT)
+      ruleSelectFloat(r, res, &c, s[1], s[2]);
+    else
+      ruleSelect(r, res, &c, s[1], s[2]);
+  } else if (!transformFloat(r, op, res, s, n))
     defineUnknown(r, res);
 }
 
@@ -722,7 +861,8 @@ static MlirOperation transformFunction(Range *r, MlirOperation fn, intptr_t firs
   faTextAppend(r->t, ") -> %s attributes {" FA_INLINE_ATTR "} {\n"
                      "  %%true = arith.constant true\n  %%false = arith.constant false\n"
                      "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"
-                     "  %%mone = arith.constant -1 : i64\n", results);
+                     "  %%mone = arith.constant -1 : i64\n  %%fnz = arith.constant -0.0 : f32\n"
+                     "  %%fz = arith.constant 0.0 : f32\n", results);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
   defineArgs(r, entry, first);
   MlirOperation ret = (MlirOperation){NULL};
@@ -754,25 +894,21 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
 }
 
 /* --- the test of score_mod's tile-uniform copy ------------------------------
- * A value is uniform over the tile where its interval is one point (an i1:
- * may == must) or every integer operand of its op is uniform (a read at
- * uniform indices; the score and other floats count as not uniform). The
- * copy is exact where every integer that reaches an op of another kind (a
- * conversion, a read of floats, a select of floats) is uniform. */
+ * A value is uniform over the tile where it does not depend on the query and
+ * key (the score, b, h, the captures), or its interval is one point (an
+ * i1: may == must; an f32: a nonzero point, as -0 and +0 compare equal), or
+ * every scalar operand of its op is uniform. The copy is exact where the
+ * result is: it then depends on the query and key only through values that
+ * are one value over the tile (a T5 bucket past the table's last distance). */
 
 typedef struct {
   MlirValue value;
   int name; /* %tN: i1 */
 } Uniform;
 
-static bool isIntOrBool(MlirValue v) {
-  MlirType t = mlirValueGetType(v);
-  return isInt(t) || isBool(t);
-}
-
-/* %tN: whether `v`'s interval is one point. */
+/* %tN: whether the slot's interval is one point. */
 static int pointInterval(Range *r, const Slot *s) {
-  char a[32];
+  char a[32], b[32];
   if (s->kind == V_INT) {
     IntNames x = intNames(s);
     tname(a, emit2(r, "arith.cmpi eq,", x.lo, x.hi, "i64"));
@@ -782,6 +918,13 @@ static int pointInterval(Range *r, const Slot *s) {
     BoolNames x = boolNames(s);
     return emit2(r, "arith.cmpi eq,", x.may, x.must, "i1");
   }
+  if (s->kind == V_FLOAT) {
+    IntNames x = intNames(s);
+    tname(a, emit2(r, "arith.cmpf oeq,", x.lo, x.hi, "f32"));
+    tname(b, emit2(r, "arith.cmpf one,", x.lo, "%fz", "f32"));
+    tname(a, emit2(r, "arith.andi", a, b, "i1"));
+    return emit2(r, "arith.andi", a, x.k, "i1");
+  }
   return emit2(r, "arith.andi", "%false", "%false", "i1");
 }
 
@@ -789,19 +932,17 @@ static int uniformOf(const Uniform *u, int n, MlirValue v) {
   for (int i = 0; i < n; ++i)
     if (mlirValueEqual(u[i].value, v))
       return u[i].name;
-  return -1;
+  return -1; /* a captured tensor: the same for every score */
 }
 
-/* %tN: the conjunction of the uniformity of `op`'s integer operands. */
+/* %tN: the conjunction of the uniformity of `op`'s operands. */
 static int operandsUniform(Range *r, const Uniform *u, int n, MlirOperation op) {
   char acc[32], x[32];
   tname(acc, emit2(r, "arith.andi", "%true", "%true", "i1"));
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (!isIntOrBool(v))
-      continue;
-    int name = uniformOf(u, n, v);
-    tname(acc, emit2(r, "arith.andi", acc, name < 0 ? "%false" : tname(x, name), "i1"));
+    int name = uniformOf(u, n, mlirOperationGetOperand(op, i));
+    if (name >= 0)
+      tname(acc, emit2(r, "arith.andi", acc, tname(x, name), "i1"));
   }
   return atoi(acc + 2);
 }
@@ -815,32 +956,35 @@ const char *faAttentionAppendModTileRange(MlirOperation module, const FaAttentio
   transformFunction(&r, k->modFn, 1, "mod_tile_range", false, "i1");
   Uniform u[MAX_SLOTS];
   int n = 0;
-  char all[32], a[32], b[32];
-  snprintf(all, sizeof all, "%%true");
+  char a[32], b[32];
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->modFn, 0));
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(entry); ++i) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
-    if (isIntOrBool(arg))
-      u[n++] = (Uniform){arg, pointInterval(&r, lookup(&r, arg))};
+    bool position = i == 3 || i == 4; /* (s, b, h, i, j, captures) */
+    u[n++] = (Uniform){arg, position ? pointInterval(&r, lookup(&r, arg))
+                                     : emit2(&r, "arith.andi", "%true", "%true", "i1")};
   }
+  MlirValue result = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && n < MAX_SLOTS;
        op = mlirOperationGetNextInBlock(op)) {
-    int ops = operandsUniform(&r, u, n, op);
-    bool intResult = mlirOperationGetNumResults(op) == 1 && isIntOrBool(mlirOperationGetResult(op, 0));
-    if (!intResult) { /* the frontier: its integer operands must be uniform */
-      tname(all, emit2(&r, "arith.andi", all, tname(a, ops), "i1"));
+    if (nameIs(op, "func.return")) {
+      result = mlirOperationGetOperand(op, 0);
       continue;
     }
+    if (mlirOperationGetNumResults(op) != 1)
+      continue; /* (no such op in a verified function) */
+    int ops = operandsUniform(&r, u, n, op);
     const Slot *s = lookup(&r, mlirOperationGetResult(op, 0));
     int point = s ? pointInterval(&r, s) : emit2(&r, "arith.andi", "%false", "%false", "i1");
     u[n++] = (Uniform){mlirOperationGetResult(op, 0),
                        emit2(&r, "arith.ori", tname(a, point), tname(b, ops), "i1")};
   }
-  if (r.failed || n == MAX_SLOTS) {
+  int all = mlirValueIsNull(result) ? -1 : uniformOf(u, n, result);
+  if (r.failed || n == MAX_SLOTS || all < 0) {
     faTextDestroy(&t);
     return "score_mod's tile test could not be made";
   }
-  faTextAppend(&t, "  return %s : i1\n}\n", all);
+  faTextAppend(&t, "  return %%t%d : i1\n}\n", all);
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   return mlirLogicalResultIsSuccess(ok) ? NULL : "score_mod's tile test did not parse";

@@ -269,3 +269,46 @@ func.func @skewed_alibi(%q: tensor<2x4x520x128xbf16>, %k: tensor<2x2x520x128xbf1
       : (tensor<2x4x520x128xbf16>, tensor<2x2x520x128xbf16>, tensor<2x2x520x128xbf16>, tensor<520xf32>) -> (tensor<2x4x520x128xbf16>, tensor<2x4x520xf32>)
   return %o, %l : tensor<2x4x520x128xbf16>, tensor<2x4x520xf32>
 }
+
+// -----
+
+// T5's bidirectional buckets (32 buckets, max distance 128: HF's
+// _relative_position_bucket, log-spaced past 8), f16, M = N = 700: the
+// bucket goes through floats (log), and key tiles past the last distance take
+// the tile-uniform copy by the float interval rules (MaskRange.c).
+func.func private @t5(%s: f32, %b: index, %h: index, %i: index, %j: index, %table: tensor<32x4xf32>) -> f32 {
+  %ii = arith.index_cast %i : index to i64
+  %jj = arith.index_cast %j : index to i64
+  %rel = arith.subi %jj, %ii : i64
+  %c0 = arith.constant 0 : i64
+  %c8 = arith.constant 8 : i64
+  %c15 = arith.constant 15 : i64
+  %c16 = arith.constant 16 : i64
+  %gt = arith.cmpi sgt, %rel, %c0 : i64
+  %gti = arith.extui %gt : i1 to i64
+  %pos = arith.muli %gti, %c16 : i64
+  %neg = arith.subi %c0, %rel : i64
+  %a = arith.maxsi %rel, %neg : i64
+  %small = arith.cmpi slt, %a, %c8 : i64
+  %af = arith.sitofp %a : i64 to f32
+  %f8 = arith.constant 8.0 : f32
+  %q = arith.divf %af, %f8 : f32
+  %l = math.log %q : f32
+  %ld = arith.constant 2.77258872 : f32
+  %l2 = arith.divf %l, %ld : f32
+  %l3 = arith.mulf %l2, %f8 : f32
+  %li = arith.fptosi %l3 : f32 to i64
+  %large0 = arith.addi %c8, %li : i64
+  %large = arith.minsi %large0, %c15 : i64
+  %sel = arith.select %small, %a, %large : i64
+  %bucket = arith.addi %pos, %sel : i64
+  %bi = arith.index_cast %bucket : i64 to index
+  %x = tensor.extract %table[%bi, %h] : tensor<32x4xf32>
+  %y = arith.addf %s, %x : f32
+  return %y : f32
+}
+func.func @t5_buckets(%q: tensor<1x4x700x64xf16>, %k: tensor<1x4x700x64xf16>, %v: tensor<1x4x700x64xf16>, %table: tensor<32x4xf32>) -> tensor<1x4x700x64xf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %table) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.125 : f32, score_mod = @t5}
+      : (tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>, tensor<32x4xf32>) -> tensor<1x4x700x64xf16>
+  return %o : tensor<1x4x700x64xf16>
+}
