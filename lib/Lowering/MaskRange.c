@@ -195,6 +195,24 @@ static void ruleAddSub(Range *r, MlirValue res, const IntNames *x, const IntName
   defineInt(r, res, lo, hi, k);
 }
 
+/* [min, max] of `op` over the four combinations of x's and y's bounds (i64
+ * or f32). */
+static void cornerBounds(Range *r, const char *op, const IntNames *x, const IntNames *y, bool f32,
+                         char lo[32], char hi[32]) {
+  const char *type = f32 ? "f32" : "i64", *mn = f32 ? "arith.minimumf" : "arith.minsi",
+             *mx = f32 ? "arith.maximumf" : "arith.maxsi";
+  const char *xs[2] = {x->lo, x->hi}, *ys[2] = {y->lo, y->hi};
+  char p[4][32], m0[32], m1[32];
+  for (int i = 0; i < 4; ++i)
+    tname(p[i], emit2(r, op, xs[i / 2], ys[i % 2], type));
+  tname(m0, emit2(r, mn, p[0], p[1], type));
+  tname(m1, emit2(r, mn, p[2], p[3], type));
+  tname(lo, emit2(r, mn, m0, m1, type));
+  tname(m0, emit2(r, mx, p[0], p[1], type));
+  tname(m1, emit2(r, mx, p[2], p[3], type));
+  tname(hi, emit2(r, mx, m0, m1, type));
+}
+
 /* Whether an interval lies in [-2^31, 2^31): %tN (i1). */
 static int small(Range *r, const IntNames *x) {
   int a = fresh(r), b = fresh(r), c = fresh(r), d = fresh(r), e = fresh(r);
@@ -207,17 +225,8 @@ static int small(Range *r, const IntNames *x) {
 }
 
 static void ruleMul(Range *r, MlirValue res, const IntNames *x, const IntNames *y) {
-  char p[4][32], lo[32], hi[32], k[32], s0[32], s1[32];
-  const char *xs[2] = {x->lo, x->hi}, *ys[2] = {y->lo, y->hi};
-  for (int i = 0; i < 4; ++i)
-    tname(p[i], emit2(r, "arith.muli", xs[i / 2], ys[i % 2], "i64"));
-  char m0[32], m1[32];
-  tname(m0, emit2(r, "arith.minsi", p[0], p[1], "i64"));
-  tname(m1, emit2(r, "arith.minsi", p[2], p[3], "i64"));
-  tname(lo, emit2(r, "arith.minsi", m0, m1, "i64"));
-  tname(m0, emit2(r, "arith.maxsi", p[0], p[1], "i64"));
-  tname(m1, emit2(r, "arith.maxsi", p[2], p[3], "i64"));
-  tname(hi, emit2(r, "arith.maxsi", m0, m1, "i64"));
+  char lo[32], hi[32], k[32], s0[32], s1[32];
+  cornerBounds(r, "arith.muli", x, y, false, lo, hi);
   tname(s0, small(r, x));
   tname(s1, small(r, y));
   char a[32], b[32];
@@ -400,6 +409,28 @@ static void ruleLogic(Range *r, MlirValue res, const char *op, const BoolNames *
   defineBool(r, res, may, must);
 }
 
+/* The bounds of select %c, %x, %y of two int (i64 bounds) or f32 slots:
+ * where c must hold, x's; where it may not, y's; else their union. */
+static void selectBounds(Range *r, const BoolNames *c, const IntNames *a, const IntNames *b, bool f32,
+                         char lo[32], char hi[32], char k[32]) {
+  const char *type = f32 ? "f32" : "i64";
+  char ulo[32], uhi[32], uk[32], nmay[32];
+  tname(ulo, emit2(r, f32 ? "arith.minimumf" : "arith.minsi", a->lo, b->lo, type));
+  tname(uhi, emit2(r, f32 ? "arith.maximumf" : "arith.maxsi", a->hi, b->hi, type));
+  tname(uk, emit2(r, "arith.andi", a->k, b->k, "i1"));
+  tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
+  int l1 = fresh(r), l2 = fresh(r), h1 = fresh(r), h2 = fresh(r), k1 = fresh(r), k2 = fresh(r);
+  faTextAppend(r->t,
+               "  %%t%d = arith.select %s, %s, %s : %s\n  %%t%d = arith.select %s, %s, %%t%d : %s\n"
+               "  %%t%d = arith.select %s, %s, %s : %s\n  %%t%d = arith.select %s, %s, %%t%d : %s\n"
+               "  %%t%d = arith.select %s, %s, %s : i1\n  %%t%d = arith.select %s, %s, %%t%d : i1\n",
+               l1, nmay, b->lo, ulo, type, l2, c->must, a->lo, l1, type, h1, nmay, b->hi, uhi, type,
+               h2, c->must, a->hi, h1, type, k1, nmay, b->k, uk, k2, c->must, a->k, k1);
+  tname(lo, l2);
+  tname(hi, h2);
+  tname(k, k2);
+}
+
 /* select %c, %x, %y: where c is decided, its side; else both. */
 static void ruleSelect(Range *r, MlirValue res, const BoolNames *c, const Slot *x, const Slot *y) {
   char nmust[32];
@@ -420,20 +451,9 @@ static void ruleSelect(Range *r, MlirValue res, const BoolNames *c, const Slot *
     return;
   }
   IntNames a = intNames(x), b = intNames(y);
-  char ulo[32], uhi[32], uk[32], lo[32], hi[32], k[32], nmay[32];
-  tname(ulo, emit2(r, "arith.minsi", a.lo, b.lo, "i64"));
-  tname(uhi, emit2(r, "arith.maxsi", a.hi, b.hi, "i64"));
-  tname(uk, emit2(r, "arith.andi", a.k, b.k, "i1"));
-  tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
-  /* must: x; !may: y; else the union. */
-  int l1 = fresh(r), l2 = fresh(r), h1 = fresh(r), h2 = fresh(r), k1 = fresh(r), k2 = fresh(r);
-  faTextAppend(r->t,
-               "  %%t%d = arith.select %s, %s, %s : i64\n  %%t%d = arith.select %s, %s, %%t%d : i64\n"
-               "  %%t%d = arith.select %s, %s, %s : i64\n  %%t%d = arith.select %s, %s, %%t%d : i64\n"
-               "  %%t%d = arith.select %s, %s, %s : i1\n  %%t%d = arith.select %s, %s, %%t%d : i1\n",
-               l1, nmay, b.lo, ulo, l2, c->must, a.lo, l1, h1, nmay, b.hi, uhi, h2, c->must, a.hi, h1,
-               k1, nmay, b.k, uk, k2, c->must, a.k, k1);
-  defineInt(r, res, tname(lo, l2), tname(hi, h2), tname(k, k2));
+  char lo[32], hi[32], k[32];
+  selectBounds(r, c, &a, &b, false, lo, hi, k);
+  defineInt(r, res, lo, hi, k);
 }
 
 /* --- reads of captured tensors: their tile summaries -------------------------- */
@@ -626,20 +646,11 @@ static int emit1f(Range *r, const char *op, const char *x) {
   return n;
 }
 
-/* The four combinations of x's and y's bounds under `op`: [min, max]. */
+/* The four combinations of x's and y's f32 bounds under `op`. */
 static void corners(Range *r, MlirValue res, const char *op, const IntNames *x, const IntNames *y,
                     const char *k) {
-  char c[4][32], lo[32], hi[32], a[32], b[32];
-  tname(c[0], emit2(r, op, x->lo, y->lo, "f32"));
-  tname(c[1], emit2(r, op, x->lo, y->hi, "f32"));
-  tname(c[2], emit2(r, op, x->hi, y->lo, "f32"));
-  tname(c[3], emit2(r, op, x->hi, y->hi, "f32"));
-  tname(a, emit2(r, "arith.minimumf", c[0], c[1], "f32"));
-  tname(b, emit2(r, "arith.minimumf", c[2], c[3], "f32"));
-  tname(lo, emit2(r, "arith.minimumf", a, b, "f32"));
-  tname(a, emit2(r, "arith.maximumf", c[0], c[1], "f32"));
-  tname(b, emit2(r, "arith.maximumf", c[2], c[3], "f32"));
-  tname(hi, emit2(r, "arith.maximumf", a, b, "f32"));
+  char lo[32], hi[32];
+  cornerBounds(r, op, x, y, true, lo, hi);
   defineFloat(r, res, lo, hi, k);
 }
 
@@ -726,19 +737,9 @@ static bool transformFloat(Range *r, MlirOperation op, MlirValue res, const Slot
 /* select %c, %x, %y of f32: where c is decided, its side; else both. */
 static void ruleSelectFloat(Range *r, MlirValue res, const BoolNames *c, const Slot *x, const Slot *y) {
   IntNames a = intNames(x), b = intNames(y);
-  char ulo[32], uhi[32], uk[32], nmay[32], lo[32], hi[32], k[32];
-  tname(ulo, emit2(r, "arith.minimumf", a.lo, b.lo, "f32"));
-  tname(uhi, emit2(r, "arith.maximumf", a.hi, b.hi, "f32"));
-  tname(uk, emit2(r, "arith.andi", a.k, b.k, "i1"));
-  tname(nmay, emit2(r, "arith.xori", c->may, "%true", "i1"));
-  int l1 = fresh(r), l2 = fresh(r), h1 = fresh(r), h2 = fresh(r), k1 = fresh(r), k2 = fresh(r);
-  faTextAppend(r->t,
-               "  %%t%d = arith.select %s, %s, %s : f32\n  %%t%d = arith.select %s, %s, %%t%d : f32\n"
-               "  %%t%d = arith.select %s, %s, %s : f32\n  %%t%d = arith.select %s, %s, %%t%d : f32\n"
-               "  %%t%d = arith.select %s, %s, %s : i1\n  %%t%d = arith.select %s, %s, %%t%d : i1\n",
-               l1, nmay, b.lo, ulo, l2, c->must, a.lo, l1, h1, nmay, b.hi, uhi, h2, c->must, a.hi, h1,
-               k1, nmay, b.k, uk, k2, c->must, a.k, k1);
-  defineFloat(r, res, tname(lo, l2), tname(hi, h2), tname(k, k2));
+  char lo[32], hi[32], k[32];
+  selectBounds(r, c, &a, &b, true, lo, hi, k);
+  defineFloat(r, res, lo, hi, k);
 }
 
 /* One op of the mask's body. */
