@@ -111,7 +111,15 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
 void faAttentionAppendCaptureType(FaText *t, const FaAttentionKernel *k, intptr_t i);
 /* The captures as the kernels' text lists them, each after ", ": their
  * values (%cap0, ...), their kernel types (!C0, ...) or both (%cap0: !C0). */
-typedef enum { FA_CAPTURES_VALUES, FA_CAPTURES_TYPES, FA_CAPTURES_PARAMS } FaCapturesText;
+/* (The _FULL forms spell the capture types out: for functions parsed on
+ * their own, without the kernel's aliases.) */
+typedef enum {
+  FA_CAPTURES_VALUES,
+  FA_CAPTURES_TYPES,
+  FA_CAPTURES_PARAMS,
+  FA_CAPTURES_FULL_TYPES,
+  FA_CAPTURES_FULL_PARAMS
+} FaCapturesText;
 void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form);
 /* The same followed by the summaries (%sum0: memref<?xi64>, ...): what the
  * mask's interval function takes. */

@@ -851,14 +851,10 @@ static MlirOperation transformFunction(Range *r, MlirOperation fn, intptr_t firs
   const FaAttentionKernel *k = r->k;
   faTextAppend(r->t, "func.func private @%s_%s(%%b: index, %%h: index, %%ilo: index, "
                      "%%ihi: index, %%jlo: index, %%jhi: index", k->name, suffix);
-  for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    faTextAppend(r->t, ", %%cap%ld: ", (long)i);
-    faAttentionAppendCaptureType(r->t, k, i);
-  }
-  for (int s = 0; summaries && s < k->numSummaries; ++s)
-    faTextAppend(r->t, ", %%sum%d: memref<?xi64>", s);
-  if (summaries && faAttentionUsesKeyTable(k))
-    faTextAppend(r->t, ", %%keytab: memref<?xi32>");
+  if (summaries)
+    faAttentionAppendRangeCaptures(r->t, k, FA_CAPTURES_FULL_PARAMS);
+  else
+    faAttentionAppendCaptures(r->t, k, FA_CAPTURES_FULL_PARAMS);
   faTextAppend(r->t, ") -> %s attributes {" FA_INLINE_ATTR "} {\n"
                      "  %%true = arith.constant true\n  %%false = arith.constant false\n"
                      "  %%z = arith.constant 0 : i64\n  %%one = arith.constant 1 : i64\n"

@@ -130,25 +130,13 @@ bool faAttentionUsesKeyTable(const FaAttentionKernel *k) {
   return k->onGpu && k->numSummaries > 0 && faAttentionUsesTensorCores(k);
 }
 
-/* The range captures with their full types (the function is parsed on its
- * own: no aliases), as ", %cap0: T0, ..." (params) or ", T0, ..." (types). */
-static void appendFullRangeList(FaText *t, const FaAttentionKernel *k, bool params) {
-  for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    faTextAppend(t, params ? ", %%cap%ld: " : ", ", (long)i);
-    faAttentionAppendCaptureType(t, k, i);
-  }
-  for (int s = 0; s < k->numSummaries; ++s)
-    faTextAppend(t, params ? ", %%sum%d: memref<?xi64>" : ", memref<?xi64>", s);
-  faTextAppend(t, params ? ", %%keytab: memref<?xi32>" : ", memref<?xi32>");
-}
-
 static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
   FaText params, types, values;
   faTextInit(&params);
   faTextInit(&types);
   faTextInit(&values);
-  appendFullRangeList(&params, k, true);
-  appendFullRangeList(&types, k, false);
+  faAttentionAppendRangeCaptures(&params, k, FA_CAPTURES_FULL_PARAMS);
+  faAttentionAppendRangeCaptures(&types, k, FA_CAPTURES_FULL_TYPES);
   faAttentionAppendRangeCaptures(&values, k, FA_CAPTURES_VALUES);
   FaTemplateVars vars;
   faTemplateVarsInit(&vars);

@@ -236,18 +236,25 @@ void faAttentionAppendFunctions(MlirOperation module, const FaAttentionKernel *k
 static void appendListItem(FaText *t, FaCapturesText form, const char *value, const char *type) {
   if (form == FA_CAPTURES_VALUES)
     faTextAppend(t, ", %s", value);
-  else if (form == FA_CAPTURES_TYPES)
+  else if (form == FA_CAPTURES_TYPES || form == FA_CAPTURES_FULL_TYPES)
     faTextAppend(t, ", %s", type);
   else
     faTextAppend(t, ", %s: %s", value, type);
 }
 
 void faAttentionAppendCaptures(FaText *t, const FaAttentionKernel *k, FaCapturesText form) {
+  bool full = form == FA_CAPTURES_FULL_TYPES || form == FA_CAPTURES_FULL_PARAMS;
   for (intptr_t i = 0; i < k->numCaptures; ++i) {
-    char value[32], type[32];
+    char value[32];
+    FaText type;
+    faTextInit(&type);
     snprintf(value, sizeof value, "%%cap%ld", (long)i);
-    snprintf(type, sizeof type, "!C%ld", (long)i);
-    appendListItem(t, form, value, type);
+    if (full)
+      faAttentionAppendCaptureType(&type, k, i);
+    else
+      faTextAppend(&type, "!C%ld", (long)i);
+    appendListItem(t, form, value, type.data);
+    faTextDestroy(&type);
   }
 }
 
