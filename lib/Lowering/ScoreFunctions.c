@@ -38,25 +38,39 @@ static MlirValue indexConstant(MlirOperation before, int64_t value) {
   return faBuildIntConstantBefore(before, mlirIndexTypeGet(mlirOperationGetContext(before)), value);
 }
 
-/* `idx` clamped into [0, size of dim `d` of `buf`) before `before`. */
-static MlirValue clampIndex(MlirOperation before, MlirValue buf, intptr_t d, MlirValue idx) {
+/* The last index of dim `d` of `buf`, before `before`. */
+static MlirValue lastIndex(MlirOperation before, MlirValue buf, intptr_t d) {
   MlirType type = mlirValueGetType(buf);
-  MlirValue last;
-  if (mlirShapedTypeIsDynamicDim(type, d)) {
-    MlirValue operands[2] = {buf, indexConstant(before, d)};
-    MlirType index = mlirIndexTypeGet(mlirOperationGetContext(before));
-    MlirValue size = mlirOperationGetResult(
-        faOperationCreateBefore(before, "memref.dim", 2, operands, 1, &index, 0, NULL), 0);
-    last = faBuildBinaryBefore(before, "arith.subi", size, indexConstant(before, 1));
-  } else {
-    last = indexConstant(before, mlirShapedTypeGetDimSize(type, d) - 1);
+  if (!mlirShapedTypeIsDynamicDim(type, d))
+    return indexConstant(before, mlirShapedTypeGetDimSize(type, d) - 1);
+  MlirValue operands[2] = {buf, indexConstant(before, d)};
+  MlirType index = mlirIndexTypeGet(mlirOperationGetContext(before));
+  MlirValue size = mlirOperationGetResult(
+      faOperationCreateBefore(before, "memref.dim", 2, operands, 1, &index, 0, NULL), 0);
+  return faBuildBinaryBefore(before, "arith.subi", size, indexConstant(before, 1));
+}
+
+/* `idx` clamped into [0, size of dim `d` of `buf`) before `before`. An index
+ * in [0, 2^31) by its static range (the query's, the key's, sums of them
+ * with small constants) is clamped in 32 bits against min(last, 2^31 - 1)
+ * and zero-extended: the same element, one 32-bit MIN a read where the
+ * 64-bit clamp costs four instructions and the address a 64-bit shift. */
+static MlirValue clampIndex(MlirOperation before, MlirValue buf, intptr_t d, MlirValue idx,
+                            const FaScoreIndices *ix) {
+  MlirValue last = lastIndex(before, buf, d);
+  if (faScoreIndexFitsI32(idx, ix)) {
+    MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(before), 32);
+    MlirValue last31 = faBuildBinaryBefore(before, "arith.minsi", last, indexConstant(before, 2147483647));
+    MlirValue r = faBuildBinaryBefore(before, "arith.minsi", faBuildUnaryBefore(before, "arith.index_cast", idx, i32),
+                                      faBuildUnaryBefore(before, "arith.index_cast", last31, i32));
+    return faBuildUnaryBefore(before, "arith.index_castui", r, mlirIndexTypeGet(mlirOperationGetContext(before)));
   }
   MlirValue low = faBuildBinaryBefore(before, "arith.maxsi", idx, indexConstant(before, 0));
   return faBuildBinaryBefore(before, "arith.minsi", low, last);
 }
 
 /* tensor.extract %cap[idx...] -> memref.load %cap[clamped idx...]. */
-static void rewriteExtract(MlirOperation extract) {
+static void rewriteExtract(MlirOperation extract, const FaScoreIndices *ix) {
   MlirValue buf = mlirOperationGetOperand(extract, 0);
   intptr_t n = mlirOperationGetNumOperands(extract);
   MlirValue operands[1 + 8];
@@ -64,7 +78,7 @@ static void rewriteExtract(MlirOperation extract) {
     return; /* ranks above 8 are not captures any kernel makes */
   operands[0] = buf;
   for (intptr_t d = 0; d + 1 < n; ++d)
-    operands[d + 1] = clampIndex(extract, buf, d, mlirOperationGetOperand(extract, d + 1));
+    operands[d + 1] = clampIndex(extract, buf, d, mlirOperationGetOperand(extract, d + 1), ix);
   MlirValue old = mlirOperationGetResult(extract, 0);
   MlirType elt = mlirValueGetType(old);
   MlirOperation load = faOperationCreateBefore(extract, "memref.load", n, operands, 1, &elt, 0, NULL);
@@ -166,7 +180,7 @@ static void rewriteBody(MlirOperation clone, const FaAttentionKernel *k, const F
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (faOpIsA(op, "tensor.extract") &&
         mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetOperand(op, 0))))
-      rewriteExtract(op);
+      rewriteExtract(op, ix);
     else if (faOpIsA(op, "arith.divf"))
       divisionByConstant(op);
     else if (faOpIsA(op, "math.tanh") && tanhApproximates(k))

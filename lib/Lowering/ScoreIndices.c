@@ -23,6 +23,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <math.h>
 #include <stdint.h>
 
 FaScoreIndices faScoreIndicesGet(MlirOperation fn, int first) {
@@ -34,10 +35,6 @@ FaScoreIndices faScoreIndicesGet(MlirOperation fn, int first) {
   }
   ix.split = false;
   return ix;
-}
-
-static MlirValue castOf(MlirOperation before, const char *name, MlirValue v, MlirType to) {
-  return mlirOperationGetResult(faOperationCreateBefore(before, name, 1, &v, 1, &to, 0, NULL), 0);
 }
 
 void faScoreIndicesSplit(MlirOperation fn, FaScoreIndices *ix) {
@@ -73,6 +70,20 @@ typedef struct {
 
 static StaticRange rangeOf(MlirValue v, const FaScoreIndices *ix, int depth);
 
+static const char *const kDivisions[] = {"arith.divsi", "arith.floordivsi", "arith.ceildivsi", NULL};
+
+/* The range of a * b from the products of the bounds (inputs below 2^62:
+ * the long double products are exact enough to be compared with 2^62). */
+static StaticRange cornerRange(StaticRange a, StaticRange b) {
+  long double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  StaticRange r = {true, p[0], p[0]};
+  for (int n = 1; n < 4; ++n) {
+    r.lo = p[n] < r.lo ? p[n] : r.lo;
+    r.hi = p[n] > r.hi ? p[n] : r.hi;
+  }
+  return r;
+}
+
 static StaticRange binaryRange(MlirOperation op, const FaScoreIndices *ix, int depth) {
   StaticRange a = rangeOf(mlirOperationGetOperand(op, 0), ix, depth + 1);
   StaticRange b = rangeOf(mlirOperationGetOperand(op, 1), ix, depth + 1);
@@ -87,6 +98,12 @@ static StaticRange binaryRange(MlirOperation op, const FaScoreIndices *ix, int d
     r = (StaticRange){true, a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
   else if (faOpIsA(op, "arith.maxsi"))
     r = (StaticRange){true, a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+  else if (faOpIsA(op, "arith.muli"))
+    r = cornerRange(a, b);
+  else if (b.lo == b.hi && b.lo > 0 && faOpIsAnyOf(op, kDivisions))
+    r = (StaticRange){true, floorl(a.lo / b.lo), ceill(a.hi / b.lo)}; /* covers every rounding */
+  else if (b.lo == b.hi && b.lo > 0 && faOpIsA(op, "arith.remsi"))
+    r = (StaticRange){true, a.lo >= 0 ? 0 : 1 - b.lo, b.lo - 1};
   const long double lim = 4611686018427387904.0L; /* 2^62 */
   if (r.known && (r.lo < -lim || r.hi > lim))
     r.known = false;
@@ -134,6 +151,11 @@ static StaticRange rangeOf(MlirValue v, const FaScoreIndices *ix, int depth) {
   return unknown;
 }
 
+bool faScoreIndexFitsI32(MlirValue v, const FaScoreIndices *ix) {
+  StaticRange r = rangeOf(v, ix, 0);
+  return r.known && r.lo >= 0 && r.hi <= 2147483647.0L;
+}
+
 /* sitofp %x : i64 -> f32 where x fits i32: trunci to i32, then sitofp. */
 static void narrowConversion(MlirOperation op, const FaScoreIndices *ix) {
   MlirValue x = mlirOperationGetOperand(op, 0);
@@ -144,7 +166,7 @@ static void narrowConversion(MlirOperation op, const FaScoreIndices *ix) {
   if (!r.known || r.lo < -2147483648.0L || r.hi > 2147483647.0L)
     return;
   MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(op), 32);
-  mlirOperationSetOperand(op, 0, castOf(op, "arith.trunci", x, i32));
+  mlirOperationSetOperand(op, 0, faBuildUnaryBefore(op, "arith.trunci", x, i32));
 }
 
 /* --- exact conversions of +-i +-j + c ---------------------------------------- */
@@ -189,7 +211,7 @@ static MlirValue combine(MlirOperation before, const Linear *l, MlirValue x, Mli
   for (int n = 0; n < 2; ++n)
     if (coef[n])
       r = faBuildBinaryBefore(before, coef[n] > 0 ? "arith.addi" : "arith.subi", r,
-                   castOf(before, "arith.index_cast", parts[n], i64));
+                   faBuildUnaryBefore(before, "arith.index_cast", parts[n], i64));
   return r;
 }
 
@@ -205,7 +227,7 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
   MlirValue base = combine(op, &l, ix->parts[0], ix->parts[2], true);
   MlirValue offset = combine(op, &l, ix->parts[1], ix->parts[3], false);
   MlirValue hi = faBuildBinaryBefore(op, "arith.andi", base, faBuildIntConstantBefore(op, i64, -1024));
-  MlirValue lo = castOf(op, "arith.trunci", faBuildBinaryBefore(op, "arith.andi", base, faBuildIntConstantBefore(op, i64, 1023)), i32);
+  MlirValue lo = faBuildUnaryBefore(op, "arith.trunci", faBuildBinaryBefore(op, "arith.andi", base, faBuildIntConstantBefore(op, i64, 1023)), i32);
   /* f32(hi) - 2^23 and 2^23 + lo (lo in the mantissa of 2^23's bits):
    * both exact, as is 2^23 + lo + D; no integer conversion of lo that a
    * compiler could merge with D's into one per score. */
@@ -214,19 +236,66 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
                               (MlirNamedAttribute[]){faNamedAttributeGet(
                                   ctx, "value", mlirFloatAttrDoubleGet(ctx, f32, 8388608.0))}),
       0);
-  MlirValue fhi = faBuildBinaryBefore(op, "arith.subf", castOf(op, "arith.sitofp", hi, f32), magic);
+  MlirValue fhi = faBuildBinaryBefore(op, "arith.subf", faBuildUnaryBefore(op, "arith.sitofp", hi, f32), magic);
   MlirValue bits = faBuildBinaryBefore(op, "arith.ori", lo, faBuildIntConstantBefore(op, i32, 0x4B000000));
-  MlirValue flo = castOf(op, "arith.bitcast", bits, f32);
-  MlirValue fd = castOf(op, "arith.sitofp", castOf(op, "arith.trunci", offset, i32), f32);
+  MlirValue flo = faBuildUnaryBefore(op, "arith.bitcast", bits, f32);
+  MlirValue fd = faBuildUnaryBefore(op, "arith.sitofp", faBuildUnaryBefore(op, "arith.trunci", offset, i32), f32);
   MlirValue sum = faBuildBinaryBefore(op, "arith.addf", fhi, faBuildBinaryBefore(op, "arith.addf", flo, fd));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), sum);
   mlirOperationDestroy(op);
   return true;
 }
 
+/* --- 32-bit index arithmetic ------------------------------------------------ */
+
+static bool fitsI32(StaticRange r) {
+  return r.known && r.lo >= -2147483648.0L && r.hi <= 2147483647.0L;
+}
+
+static bool isWide(MlirType t) {
+  return mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64);
+}
+
+/* An addi/subi/minsi/maxsi/muli (or a division or remainder by a positive
+ * constant) of index or i64 whose operands and result lie in
+ * i32 by their static ranges (no wrap at either width: the same value), or
+ * a cmpi of two such operands, computed on i32 operands (the kernels' rows
+ * and columns, which the copies' index casts of them fold back to): a GPU's
+ * 64-bit integer operation is two instructions. */
+static void narrowIndexOp(MlirOperation op, const FaScoreIndices *ix) {
+  static const char *const kArith[] = {"arith.addi",      "arith.subi",      "arith.minsi",
+                                       "arith.maxsi",     "arith.muli",      "arith.divsi",
+                                       "arith.floordivsi", "arith.ceildivsi", "arith.remsi", NULL};
+  bool cmp = faOpIsA(op, "arith.cmpi");
+  if ((!cmp && !faOpIsAnyOf(op, kArith)) || mlirOperationGetNumOperands(op) != 2)
+    return;
+  MlirValue a = mlirOperationGetOperand(op, 0), b = mlirOperationGetOperand(op, 1);
+  MlirType wide = mlirValueGetType(a);
+  if (!isWide(wide) || !fitsI32(rangeOf(a, ix, 0)) || !fitsI32(rangeOf(b, ix, 0)))
+    return;
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (!cmp && !fitsI32(rangeOf(result, ix, 0)))
+    return;
+  MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(op), 32);
+  const char *cast = mlirTypeIsAIndex(wide) ? "arith.index_cast" : "arith.trunci";
+  mlirOperationSetOperand(op, 0, faBuildUnaryBefore(op, cast, a, i32));
+  mlirOperationSetOperand(op, 1, faBuildUnaryBefore(op, cast, b, i32));
+  if (cmp)
+    return;
+  /* The op now yields i32; its users get it widened again (sign: exact). */
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  mlirValueSetType(result, i32);
+  MlirValue widened = faBuildUnaryBefore(next, mlirTypeIsAIndex(wide) ? "arith.index_cast" : "arith.extsi",
+                                         result, wide);
+  mlirValueReplaceAllUsesOfWith(result, widened);
+  mlirOperationSetOperand(mlirOpResultGetOwner(widened), 0, result);
+}
+
 void faScoreIndicesRewrite(MlirOperation op, const FaScoreIndices *ix) {
   if (faOpIsA(op, "arith.sitofp") && !exactConversion(op, ix))
     narrowConversion(op, ix);
+  else
+    narrowIndexOp(op, ix);
 }
 
 /* --- the tile-uniform copy --------------------------------------------------- */

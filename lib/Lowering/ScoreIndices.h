@@ -32,6 +32,10 @@ void faScoreIndicesSplit(MlirOperation fn, FaScoreIndices *ix);
  * conversion whose value fits i32 in 32 bits. */
 void faScoreIndicesRewrite(MlirOperation op, const FaScoreIndices *ix);
 
+/* Whether index `v` of a copy's body lies in [0, 2^31) by the static
+ * ranges of the rules above (the indices b, h, i, j do). */
+bool faScoreIndexFitsI32(MlirValue v, const FaScoreIndices *ix);
+
 /* Whether score_mod `fn` reads a captured tensor at an index computed from
  * the query or the key (a table of relative positions): what its
  * tile-uniform copy saves. */

@@ -413,3 +413,7 @@ MlirValue faBuildBinaryBefore(MlirOperation before, const char *name, MlirValue 
   return mlirOperationGetResult(
       faOperationCreateBefore(before, name, 2, operands, 1, &type, 0, NULL), 0);
 }
+
+MlirValue faBuildUnaryBefore(MlirOperation before, const char *name, MlirValue v, MlirType to) {
+  return mlirOperationGetResult(faOperationCreateBefore(before, name, 1, &v, 1, &to, 0, NULL), 0);
+}

@@ -68,10 +68,12 @@ MlirOperation faOperationCreateBefore(MlirOperation before, const char *name,
                                       intptr_t numResults, const MlirType *results,
                                       intptr_t numAttrs, const MlirNamedAttribute *attrs);
 
-/* arith.constant `value` of integer or index `type`, and the binary op
- * `name` (both operands and the result of `a`'s type), before `before`. */
+/* arith.constant `value` of integer or index `type`, the binary op `name`
+ * (both operands and the result of `a`'s type), and the unary op `name`
+ * (a cast) of `v` to type `to`, before `before`. */
 MlirValue faBuildIntConstantBefore(MlirOperation before, MlirType type, int64_t value);
 MlirValue faBuildBinaryBefore(MlirOperation before, const char *name, MlirValue a, MlirValue b);
+MlirValue faBuildUnaryBefore(MlirOperation before, const char *name, MlirValue v, MlirType to);
 
 /* The named attribute `name` = `a`. */
 MlirNamedAttribute faNamedAttributeGet(MlirContext ctx, const char *name, MlirAttribute a);

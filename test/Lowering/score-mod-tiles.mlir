@@ -36,10 +36,13 @@
 // CHECK: affine.yield
 // MMA-LABEL: func.func @alibi
 // MMA: arith.andi %{{.*}}, %c-1024_i64 : i64
-// The portable kernel keeps (s, b, h, i, j) and converts in 32 bits.
+// The portable kernel keeps (s, b, h, i, j), subtracts and converts in 32
+// bits (k - q lies in i32).
 // CPU-LABEL: func.func @alibi
 // CPU-NOT: c-1024
-// CPU: arith.trunci %{{.*}} : i64 to i32
+// CPU: arith.subi %{{.*}}, %{{.*}} : i32
+// CPU-NEXT: arith.extsi %{{.*}} : i32 to i64
+// CPU-NEXT: arith.trunci %{{.*}} : i64 to i32
 // CPU-NEXT: arith.sitofp %{{.*}} : i32 to f32
 // AGREE: alibi: output 0 {{.*}} ok
 func.func private @slope_alibi(%s: f32, %b: index, %h: index, %i: index, %j: index, %slopes: tensor<4xf32>) -> f32 {

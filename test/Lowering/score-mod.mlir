@@ -13,14 +13,19 @@
 // Sliding window (q - k < 3) with causal_offset 0, ALiBi slopes per head,
 // sinks per head; f16, GQA 4 / 2.
 // The functions are inlined (no call and no copy is left); the slopes are
-// read at the head index clamped into their bounds, the sinks at the end.
+// read at the head index clamped into their bounds (in 32 bits: the head
+// index lies in [0, 2^31), its clamp is one MIN against min(dim - 1, 2^31 -
+// 1)), the sinks at the end.
 // CHECK-LABEL: func.func @window_alibi_sinks
 // CHECK-NOT: @fa_attention_0_m
 // CHECK: func.func private @fa_attention_0(
 // CHECK-NOT: @fa_attention_0_m
-// CHECK: %[[LO:.*]] = arith.maxsi %arg{{[0-9]+}}, %{{.*}} : index
-// CHECK-NEXT: %[[CL:.*]] = arith.minsi %[[LO]], %{{.*}} : index
-// CHECK-NEXT: memref.load %arg4[%[[CL]]] : memref<?xf32, strided<[?], offset: ?>>
+// CHECK: %[[L31:.*]] = arith.minsi %{{.*}}, %c2147483647{{.*}} : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.index_cast %[[L31]] : index to i32
+// CHECK-NEXT: %[[H:.*]] = arith.index_cast %arg{{[0-9]+}} : index to i32
+// CHECK-NEXT: %[[CL:.*]] = arith.minsi %[[H]], %[[LAST]] : i32
+// CHECK-NEXT: %[[CX:.*]] = arith.index_castui %[[CL]] : i32 to index
+// CHECK-NEXT: memref.load %arg4[%[[CX]]] : memref<?xf32, strided<[?], offset: ?>>
 // CHECK: memref.load %arg3[%{{.*}}] : memref<?xf32, strided<[?], offset: ?>>
 // CHECK-NOT: @fa_attention_0_m
 func.func private @window(%b: index, %h: index, %i: index, %j: index, %slopes: tensor<4xf32>) -> i1 {

@@ -16,7 +16,8 @@
  * q - k < W); chunked C (k <= q and q / C == k / C); prefix P (k < P or
  * k <= q); document L (k <= q in the same document; documents packed, of
  * lengths uniform in [L/2, 3L/2], drawn by fa-bench's own seeded generator,
- * so not anchors_flex.py's torch draw: the same distribution, other lengths);
+ * so not anchors_flex.py's torch draw: the same distribution, other lengths;
+ * --doc-lengths=L1,L2,... gives them: bench/run_perf_flex.sh passes torch's);
  * alibi (causal, s + slope_h (k - q), slope_h = 2^(-8 (h+1) / Hq)); softcap C
  * (causal, C tanh(s / C)); relbias R (every key, s + table[clamp(k - q, -R,
  * R) + R, h], the table [2R+1, Hq] from N(0, 1)); sinks (causal, a per-head
@@ -98,6 +99,7 @@ typedef struct {
   bool bf16, causal;
   Kind kind;
   long param;
+  const char *docLengths; /* KIND_DOCUMENT: --doc-lengths's list, or NULL */
 } Shape;
 
 typedef void (*Kernel)(void);
@@ -122,7 +124,7 @@ static const BenchKernel kKernels[] = {
 };
 enum { NUM_KERNELS = sizeof kKernels / sizeof kKernels[0] };
 
-#define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c, KIND_NONE, 0}
+#define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c, KIND_NONE, 0, NULL}
 static const Shape kPerfShapes[12] = {
     PERF_SHAPE(1024, 64, false),  PERF_SHAPE(4096, 64, false),  PERF_SHAPE(16384, 64, false),
     PERF_SHAPE(1024, 64, true),   PERF_SHAPE(4096, 64, true),   PERF_SHAPE(16384, 64, true),
@@ -148,16 +150,30 @@ static long kernelParam(const Shape *s) {
   return s->kind == KIND_DOCUMENT ? 0 : s->param;
 }
 
+/* The next document length of --doc-lengths's list (*at: where it is read,
+ * back to its start after the last). */
+static long nextListedLength(const char *list, const char **at) {
+  if (!**at)
+    *at = list;
+  char *end;
+  long l = strtol(*at, &end, 10);
+  *at = *end ? end + 1 : end;
+  return l;
+}
+
 /* The document ids of a KIND_DOCUMENT shape: packed documents of lengths
  * uniform in [L/2, 3L/2] (as anchors_flex.py draws them: torch.randint(L // 2,
  * 3 * L // 2 + 1)), the last one cut at the end; fa-bench's own seeded
- * generator. `len` = max(M, N) ids (the kernel reads doc[q] and doc[k]). */
+ * generator, or --doc-lengths's list (repeated). `len` = max(M, N) ids (the
+ * kernel reads doc[q] and doc[k]). */
 static int32_t *documentIds(const Shape *s, long len) {
   int32_t *doc = malloc(sizeof(int32_t) * (size_t)len);
   uint64_t state = 0x9E3779B97F4A7C15ull;
   long lo = s->param / 2, span = 3 * s->param / 2 - lo + 1;
+  const char *at = s->docLengths;
   for (long n = 0, id = 0; n < len; ++id) {
-    long l = lo + (long)(nextRandom(&state) % (uint64_t)span);
+    long l = at ? nextListedLength(s->docLengths, &at)
+                : lo + (long)(nextRandom(&state) % (uint64_t)span);
     for (long e = n + (l < len - n ? l : len - n); n < e; ++n)
       doc[n] = (int32_t)id;
   }
@@ -695,7 +711,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: fa-bench KERNELS.so [--shape=B,Hq,Hkv,M,N,D,f16|bf16,CAUSAL]... "
           "[--shape=B,H,N,D,CAUSAL]... [--shape=B,Hq,Hkv,M,N,D,f16|bf16,KIND[,P]]... "
-          "[--layout=bhsd|bshd] [--csv=FILE] [--budget-s=S]\n"
+          "[--layout=bhsd|bshd] [--csv=FILE] [--doc-lengths=L1,...] [--budget-s=S]\n"
           "Times and checks the kernels of KERNELS.so (bench/attention_bench.mlir built by\n"
           "fa-compile --export-kernels) on each shape, on the GPU.\n"
           "Exit status: 0 every check ok (and after --help, --version), 1 a check failed,\n"
@@ -712,13 +728,16 @@ static void usage(FILE *f) {
           "                 relbias R or sinks\n"
           "  --layout=L     bhsd (default) or bshd: Q, K, V, O as [B, S, H, D]\n"
           "  --csv=FILE     also write the results to FILE as CSV\n"
+          "  --doc-lengths=L1,L2,...\n"
+          "                 the document shapes' lengths (repeated to max(M, N); the\n"
+          "                 last one cut), instead of fa-bench's own random draw\n"
           "  --budget-s=S   seconds the timed launches of one shape may take (default 20)\n",
           MAX_SHAPES, headDimsText());
   faToolPrintInfoOptions(f, 14);
 }
 
 typedef struct {
-  const char *libPath, *csvPath;
+  const char *libPath, *csvPath, *docLengths;
   double budget;
   Shape shapes[MAX_SHAPES];
   int numShapes;
@@ -740,6 +759,21 @@ static bool addShape(const char *text, BenchOptions *o) {
   return true;
 }
 
+/* --doc-lengths=L1,L2,...: positive lengths. */
+static bool parseDocLengths(const char *text, BenchOptions *o) {
+  const char *p = text;
+  do {
+    char *end;
+    long l = strtol(p, &end, 10);
+    if (end == p || l <= 0 || (*end && *end != ','))
+      return faToolArgError("fa-bench", "--doc-lengths: expected positive lengths L1,L2,..., "
+                                        "got '%s'", text);
+    p = *end ? end + 1 : end;
+  } while (*p);
+  o->docLengths = text;
+  return true;
+}
+
 /* One argument: an option or KERNELS.so. */
 static bool parseArg(const char *a, BenchOptions *o) {
   if (!strncmp(a, "--shape=", 8))
@@ -752,6 +786,8 @@ static bool parseArg(const char *a, BenchOptions *o) {
     return faToolArgError("fa-bench", "--layout: '%s' is neither bhsd nor bshd", a + 9);
   else if (!strncmp(a, "--csv=", 6))
     o->csvPath = a + 6;
+  else if (!strncmp(a, "--doc-lengths=", 14))
+    return parseDocLengths(a + 14, o);
   else if (a[0] == '-')
     return faToolArgError("fa-bench", "unknown option '%s'", a);
   else if (o->libPath)
@@ -778,6 +814,8 @@ static FaArgsResult parseArgs(int argc, char **argv, BenchOptions *o) {
     memcpy(o->shapes, kPerfShapes, sizeof kPerfShapes);
     o->numShapes = 12;
   }
+  for (int i = 0; i < o->numShapes; ++i)
+    o->shapes[i].docLengths = o->docLengths;
   return FA_ARGS_RUN;
 }
 
