@@ -312,3 +312,32 @@ func.func @t5_buckets(%q: tensor<1x4x700x64xf16>, %k: tensor<1x4x700x64xf16>, %v
       : (tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>, tensor<1x4x700x64xf16>, tensor<32x4xf32>) -> tensor<1x4x700x64xf16>
   return %o : tensor<1x4x700x64xf16>
 }
+
+// -----
+
+// Packed documents of 90 tokens, causal, D = 128 bf16 (the Hopper kernel's
+// two consumers of 64 rows), N = 700: documents start inside 64-row blocks
+// and 128-row work items, so a work item's two consumers see different
+// documents: tiles outside the keys the key-range table says the mask may
+// show the item's rows are hidden whole (no per-score test), those it
+// must show whole unmasked, the others masked per score.
+func.func private @doc90(%b: index, %h: index, %i: index, %j: index, %doc: tensor<700xi32>) -> i1 {
+  %di = tensor.extract %doc[%i] : tensor<700xi32>
+  %dj = tensor.extract %doc[%j] : tensor<700xi32>
+  %r = arith.cmpi eq, %di, %dj : i32
+  return %r : i1
+}
+func.func @documents_straddle(%q: tensor<1x2x700x128xbf16>, %k: tensor<1x2x700x128xbf16>, %v: tensor<1x2x700x128xbf16>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>) {
+  %e0 = tensor.empty() : tensor<700xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(n) -> (n)>], iterator_types = ["parallel"]} outs(%e0 : tensor<700xi32>) {
+  ^bb0(%x: i32):
+    %n = linalg.index 0 : index
+    %c90 = arith.constant 90 : index
+    %d = arith.divui %n, %c90 : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<700xi32>
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.08838834764 : f32, causal_offset = 0 : i64, mask = @doc90}
+      : (tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<700xi32>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>)
+  return %o, %l : tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>
+}

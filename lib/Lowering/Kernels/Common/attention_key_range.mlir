@@ -56,8 +56,12 @@
     %kr_t0 = arith.minui %kr_f0, %kr_nt : index
     %kr_f2 = arith.minui %kr_f1, %kr_nt : index
     %kr_t1 = arith.maxui %kr_f2, %kr_t0 : index
-    // Keys [%kr_ulo, %kr_uhi) the mask must show all these rows
-    // (attention_scores.mlir skips its test on tiles inside).
+    // Keys [%kr_tlo, %kr_thi) the mask may show some of these rows, and
+    // [%kr_ulo, %kr_uhi) it must show all of them (attention_scores.mlir:
+    // tiles outside the first are hidden whole, tiles inside the second
+    // skip the mask, the others are masked per score).
+    %kr_tlo = arith.addi %kr_k0, %kr_c0 : index
+    %kr_thi = arith.addi %kr_k1, %kr_c0 : index
     %kr_w0 = arith.index_cast %kr_u#2 : i32 to index
     %kr_w1 = arith.index_cast %kr_u#3 : i32 to index
     %kr_ulo = arith.muli %kr_w0, %kr_g : index

@@ -233,10 +233,10 @@ static void setSoftmaxExtra(FaTemplateVars *vars, const FaAttentionKernel *k) {
     faAttentionAppendRangeCaptures(&types, k, FA_CAPTURES_TYPES);
     faAttentionAppendRangeCaptures(&params, k, FA_CAPTURES_PARAMS);
   }
-  if (faAttentionUsesKeyTable(k)) { /* the keys its mask must show whole */
-    faTextAppend(&args, ", %%kr_ulo, %%kr_uhi");
-    faTextAppend(&types, ", index, index");
-    faTextAppend(&params, ", %%kr_ulo: index, %%kr_uhi: index");
+  if (faAttentionUsesKeyTable(k)) { /* the keys its mask may show, must show whole */
+    faTextAppend(&args, ", %%kr_tlo, %%kr_thi, %%kr_ulo, %%kr_uhi");
+    faTextAppend(&types, ", index, index, index, index");
+    faTextAppend(&params, ", %%kr_tlo: index, %%kr_thi: index, %%kr_ulo: index, %%kr_uhi: index");
   }
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_ARGS", "%s", args.data);
   faTemplateVarsSet(vars, "SOFTMAX_EXTRA_TYPES", "%s", types.data);
