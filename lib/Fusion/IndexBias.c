@@ -819,10 +819,36 @@ static bool readTosaGather(Builder *b, MlirOperation def, const Scalar *idx, Sca
   return readTensor(b, values, at, out);
 }
 
+/* tosa.tile of static shapes: out[.., x, ..] = in[.., x mod in_dim, ..]
+ * (the index itself where the dim is not repeated, 0 where it is 1). */
+static bool readTosaTile(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                         Scalar *out) {
+  MlirValue src = mlirOperationGetOperand(def, 0);
+  MlirType st = mlirValueGetType(src), rt = mlirValueGetType(t);
+  if (!mlirTypeIsARankedTensor(st) || !mlirShapedTypeHasStaticShape(st) ||
+      !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(st) != mlirShapedTypeGetRank(rt) ||
+      mlirShapedTypeGetRank(st) > kMaxRank)
+    return false;
+  visit(b, faValueGetDefiningOp(mlirOperationGetOperand(def, 1)));
+  Scalar in[kMaxRank];
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(st); ++d) {
+    int64_t n = mlirShapedTypeGetDimSize(st, d);
+    if (n == mlirShapedTypeGetDimSize(rt, d))
+      in[d] = idx[d];
+    else if (n == 1)
+      in[d] = b->zero;
+    else
+      in[d] = emit2(b, "arith.remui", idx[d], intConstant(b, mlirIndexTypeGet(b->ctx), n));
+  }
+  return readTensor(b, src, in, out);
+}
+
 static bool readTosa(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
                      Scalar *out) {
   if (faOpIsA(def, "tosa.reshape"))
     return readTosaReshape(b, def, t, idx, out);
+  if (faOpIsA(def, "tosa.tile"))
+    return readTosaTile(b, def, t, idx, out);
   if (faOpIsA(def, "tosa.gather"))
     return readTosaGather(b, def, idx, out);
   return readTosaElementwise(b, def, t, idx, out);

@@ -8,7 +8,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-9: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-10: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // T5: the bucket clamp(j - i, -3, 3) + 3 in i64 from an iota, the [7, H] table
 // gathered at (bucket, h), permuted and expanded to [1, H, M, N]: one capture,
 // the source's i64 arithmetic, no bias operand, no ops of the bias left.
@@ -546,4 +546,48 @@ func.func @tosa_cast_i8(%q: tensor<2x8x16xf32>, %kt: tensor<2x16x8xf32>, %v: ten
   %p = tosa.reshape %p4, %s3shape : (tensor<1x2x8x8xf32>, !tosa.shape<3>) -> tensor<2x8x8xf32>
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
   return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// TOSA tile (HF's [B, N] padding mask tiled over the query rows; here a
+// per-key bias of two heads repeated for four, plus j - i from the iota):
+// the [1, 2, 1, 8] argument tiled [1, 2, 8, 1] is read at (0, h mod 2, 0,
+// j): the argument the capture, no bias operand.
+// CHECK-LABEL: func.func @tosa_tile
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]} : ({{.*}}, tensor<1x2x1x8xf32>)
+// CHECK-NOT: tosa.tile
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<1x2x1x8xf32>) -> f32
+// CHECK: %[[R:.*]] = arith.remui %arg2, %{{.*}} : index
+// CHECK: tensor.extract %arg5[%{{.*}}, %[[R]], %{{.*}}, %arg4] : tensor<1x2x1x8xf32>
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its bias computed in the kernel as score_mod)
+func.func @tosa_tile(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>, %pad: tensor<1x2x1x8xf32>) -> tensor<4x8x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %mult = tosa.const_shape {values = dense<[1, 2, 8, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4shape = tosa.const_shape {values = dense<[1, 4, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3shape = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %tiled = tosa.tile %pad, %mult : (tensor<1x2x1x8xf32>, !tosa.shape<4>) -> tensor<1x4x8x8xf32>
+  %iota = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>}> : () -> tensor<8xi32>
+  %rshape = tosa.const_shape {values = dense<[1, 1, 8, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %cshape = tosa.const_shape {values = dense<[1, 1, 1, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %rows = tosa.reshape %iota, %rshape : (tensor<8xi32>, !tosa.shape<4>) -> tensor<1x1x8x1xi32>
+  %cols = tosa.reshape %iota, %cshape : (tensor<8xi32>, !tosa.shape<4>) -> tensor<1x1x1x8xi32>
+  %rel = tosa.sub %cols, %rows : (tensor<1x1x1x8xi32>, tensor<1x1x8x1xi32>) -> tensor<1x1x8x8xi32>
+  %relf = tosa.cast %rel : (tensor<1x1x8x8xi32>) -> tensor<1x1x8x8xf32>
+  %bias = tosa.add %tiled, %relf : (tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x8xf32>
+  %s4 = tosa.reshape %s, %s4shape : (tensor<4x8x8xf32>, !tosa.shape<4>) -> tensor<1x4x8x8xf32>
+  %ss = tosa.mul %s4, %scale, %shift : (tensor<1x4x8x8xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x8x8xf32>
+  %sb = tosa.add %ss, %bias : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %m = tosa.reduce_max %sb {axis = 3 : i32} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<1x4x8x8xf32>, tensor<1x4x8x1xf32>) -> tensor<1x4x8x8xf32>
+  %e = tosa.exp %d : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<1x4x8x1xf32>) -> tensor<1x4x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<1x4x8x8xf32>, tensor<1x4x8x1xf32>, tensor<1xi8>) -> tensor<1x4x8x8xf32>
+  %p3 = tosa.reshape %p, %s3shape : (tensor<1x4x8x8xf32>, !tosa.shape<3>) -> tensor<4x8x8xf32>
+  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf32>, tensor<4x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
 }
