@@ -94,6 +94,8 @@ typedef struct {
   MlirValue outside[kMaxLocals]; /* the source's scalar constants, */
   Scalar outsideValue[kMaxLocals]; /* cloned once */
   int numOutside;
+  MlirOperation wrappers[FA_ATTENTION_MAX_CAPTURES]; /* rank-0 tensors of scalar captures */
+  int numWrappers;
 } Builder;
 
 /* One linalg.generic body being evaluated at one point of its loops. */
@@ -132,8 +134,33 @@ static Scalar constant(Builder *b, MlirAttribute value) {
   return scalar(mlirOperationGetResult(op, 0), 0);
 }
 
-/* A scalar the source defines outside the ops being evaluated: only a
- * constant (anything else would need a scalar capture). */
+static bool readCapture(Builder *b, MlirValue tensor, const Scalar *idx, Scalar *out);
+
+/* A scalar capture: `v` (an integer or float the source computes outside
+ * the ops being evaluated: a function argument, a value of the function's
+ * body) as a rank-0 tensor, made right after its definition (so that it
+ * dominates the op as `v` does), read with tensor.extract. The tensor is
+ * erased again where the step keeps the dense bias. */
+static bool readScalarCapture(Builder *b, MlirValue v, Scalar *out) {
+  MlirType t = mlirValueGetType(v);
+  if (!(mlirTypeIsAFloat(t) || mlirTypeIsAInteger(t)) || b->numWrappers == FA_ATTENTION_MAX_CAPTURES)
+    return false;
+  MlirType rt = mlirRankedTensorTypeGet(0, NULL, t, mlirAttributeGetNull());
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("tensor.from_elements"), b->loc);
+  mlirOperationStateAddOperands(&st, 1, &v);
+  mlirOperationStateAddResults(&st, 1, &rt);
+  MlirOperation wrap = mlirOperationCreate(&st);
+  if (mlirValueIsABlockArgument(v))
+    mlirBlockInsertOwnedOperation(mlirBlockArgumentGetOwner(v), 0, wrap);
+  else
+    mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(mlirOpResultGetOwner(v)),
+                                       mlirOpResultGetOwner(v), wrap);
+  b->wrappers[b->numWrappers++] = wrap;
+  return readCapture(b, mlirOperationGetResult(wrap, 0), NULL, out);
+}
+
+/* A scalar the source defines outside the ops being evaluated: a constant,
+ * cloned, or else a scalar capture. */
 static bool readOutside(Builder *b, MlirValue v, Scalar *out) {
   for (int k = 0; k < b->numOutside; ++k)
     if (mlirValueEqual(b->outside[k], v)) {
@@ -143,10 +170,15 @@ static bool readOutside(Builder *b, MlirValue v, Scalar *out) {
   MlirOperation def = faValueGetDefiningOp(v);
   MlirAttribute value = faOpIsA(def, "arith.constant") ? faOpGetAttr(def, "value")
                                                        : mlirAttributeGetNull();
-  if (mlirAttributeIsNull(value) || mlirTypeIsAShaped(mlirValueGetType(v)))
+  if (mlirTypeIsAShaped(mlirValueGetType(v)))
     return false;
-  visit(b, def);
-  *out = constant(b, value);
+  if (mlirAttributeIsNull(value)) {
+    if (!readScalarCapture(b, v, out))
+      return false;
+  } else {
+    visit(b, def);
+    *out = constant(b, value);
+  }
   if (b->numOutside < kMaxLocals) {
     b->outside[b->numOutside] = v;
     b->outsideValue[b->numOutside++] = *out;
@@ -292,8 +324,9 @@ static bool readBodyValue(Builder *b, Body *g, MlirValue v, Scalar *out) {
       return true;
     }
   if (mlirValueIsABlockArgument(v))
-    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->body) &&
-           readBodyArgument(b, g, v, out);
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), g->body)
+               ? readBodyArgument(b, g, v, out)
+               : readOutside(b, v, out); /* a function argument */
   MlirOperation op = mlirOpResultGetOwner(v);
   if (!mlirOperationEqual(mlirOperationGetParentOperation(op), g->generic))
     return readOutside(b, v, out);
@@ -1140,6 +1173,13 @@ static bool isCandidate(MlirOperation attn) {
 
 /* Puts `attn` back as it was: operands, segments, no score_mod, the mask's
  * signature. */
+/* The scalar captures' rank-0 tensors, unused where the dense bias stays. */
+static void eraseWrappers(Builder *b) {
+  for (int k = 0; k < b->numWrappers; ++k)
+    mlirOperationDestroy(b->wrappers[k]);
+  b->numWrappers = 0;
+}
+
 static void restore(MlirOperation attn, intptr_t n, const MlirValue *operands,
                     MlirAttribute segments, MlirOperation mask, const Builder *b) {
   mlirOperationSetOperands(attn, n, operands);
@@ -1182,6 +1222,7 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
   b->loc = mlirOperationGetLocation(attn);
   MlirValue bias = faGridwiseAttentionGetBias(attn);
   if (!buildBias(b, fn, bias)) {
+    eraseWrappers(b);
     mlirOperationDestroy(fn);
     free(b);
     return false;
@@ -1203,6 +1244,7 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
   bool ok = verifies(attn, fn);
   if (!ok) {
     restore(attn, numOld, old, oldSegments, b->numCaptures ? mask : (MlirOperation){NULL}, b);
+    eraseWrappers(b);
     mlirOperationDestroy(fn);
   } else {
     faEraseDeadOps(rewriter, b->visited, (size_t)b->numVisited, kDeadProducers);

@@ -8,7 +8,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-10: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-11: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 // T5: the bucket clamp(j - i, -3, 3) + 3 in i64 from an iota, the [7, H] table
 // gathered at (bucket, h), permuted and expanded to [1, H, M, N]: one capture,
 // the source's i64 arithmetic, no bias operand, no ops of the bias left.
@@ -591,3 +591,61 @@ func.func @tosa_tile(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor
   %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf32>, tensor<4x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x8x16xf32>
   return %o : tensor<4x8x16xf32>
 }
+
+// -----
+
+// A scalar the source computes outside the bias's ops (the slope read out of
+// a rank-0 tensor by the function): a scalar capture, the rank-0 tensor
+// made of it right after its definition.
+// CHECK-LABEL: func.func @scalar_slope
+// CHECK: %[[X:.*]] = tensor.extract %arg3[] : tensor<f32>
+// CHECK-NEXT: %[[T:.*]] = tensor.from_elements %[[X]] : tensor<f32>
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %[[T]]) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<f32>) -> f32
+// CHECK: tensor.extract %arg5[] : tensor<f32>
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its bias computed in the kernel as score_mod)
+
+#ids = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @scalar_slope(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %st: tensor<f32>) -> tensor<1x2x8x16xf32> {
+  %slope = tensor.extract %st[] : tensor<f32>
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<1x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) outs(%sz : tensor<1x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x8x8xf32>
+  %a0 = tensor.empty() : tensor<1x2x8x8xf32>
+  %bias = linalg.generic {indexing_maps = [#ids], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%a0 : tensor<1x2x8x8xf32>) {
+  ^bb0(%out: f32):
+    %sl = arith.addf %slope, %z : f32
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %jj = arith.index_cast %j : index to i64
+    %d = arith.subi %jj, %ii : i64
+    %df = arith.sitofp %d : i64 to f32
+    %t = arith.mulf %sl, %df : f32
+    linalg.yield %t : f32
+  } -> tensor<1x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#ids, #ids, #ids], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) outs(%s0 : tensor<1x2x8x8xf32>) {
+  ^bb0(%e: f32, %bb: f32, %o: f32):
+    %sc = arith.constant 0.25 : f32
+    %y = arith.mulf %e, %sc : f32
+    %r = arith.addf %y, %bb : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<1x2x8x8xf32>) outs(%s0 : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<1x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32>) outs(%oz : tensor<1x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
