@@ -5,8 +5,9 @@
 # rows, which anchors_flex.py has no kind for. Both count TFLOP/s over the visible (q, k)
 # pairs; the document rows get anchors_flex.py's lengths (its torch draw, made here when
 # python3 has torch and the document rows share one L and N; else fa-bench draws its own
-# lengths of the same distribution and the pair counts differ). anchors_flex.py is taken from GPU_RUN_DIR (copy it there:
-# cp ../shared/bench/anchors_flex.py gpu-run/) or ../shared/bench.
+# lengths of the same distribution and the pair counts differ). anchors_flex.py is taken
+# from GPU_RUN_DIR (copy it there: cp ../shared/bench/anchors_flex.py gpu-run/) or
+# ../shared/bench.
 # usage: run_perf_flex.sh GPU_RUN_DIR OUT_DIR [SHAPES_FILE]
 set -uo pipefail
 RUN=$1; OUT=$2; SHAPES=${3:-bench/shapes_flex.txt}

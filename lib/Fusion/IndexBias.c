@@ -1171,8 +1171,6 @@ static bool isCandidate(MlirOperation attn) {
          mlirOperationGetNumOperands(attn) <= 16 - FA_ATTENTION_MAX_CAPTURES;
 }
 
-/* Puts `attn` back as it was: operands, segments, no score_mod, the mask's
- * signature. */
 /* The scalar captures' rank-0 tensors, unused where the dense bias stays. */
 static void eraseWrappers(Builder *b) {
   for (int k = 0; k < b->numWrappers; ++k)
@@ -1180,6 +1178,8 @@ static void eraseWrappers(Builder *b) {
   b->numWrappers = 0;
 }
 
+/* Puts `attn` back as it was: operands, segments, no score_mod, the mask's
+ * signature. */
 static void restore(MlirOperation attn, intptr_t n, const MlirValue *operands,
                     MlirAttribute segments, MlirOperation mask, const Builder *b) {
   mlirOperationSetOperands(attn, n, operands);

@@ -151,6 +151,10 @@ static StaticRange rangeOf(MlirValue v, const FaScoreIndices *ix, int depth) {
   return unknown;
 }
 
+static bool fitsI32(StaticRange r) {
+  return r.known && r.lo >= -2147483648.0L && r.hi <= 2147483647.0L;
+}
+
 bool faScoreIndexFitsI32(MlirValue v, const FaScoreIndices *ix) {
   StaticRange r = rangeOf(v, ix, 0);
   return r.known && r.lo >= 0 && r.hi <= 2147483647.0L;
@@ -162,8 +166,7 @@ static void narrowConversion(MlirOperation op, const FaScoreIndices *ix) {
   MlirType t = mlirValueGetType(x);
   if (!mlirTypeIsAInteger(t) || mlirIntegerTypeGetWidth(t) != 64)
     return;
-  StaticRange r = rangeOf(x, ix, 0);
-  if (!r.known || r.lo < -2147483648.0L || r.hi > 2147483647.0L)
+  if (!fitsI32(rangeOf(x, ix, 0)))
     return;
   MlirType i32 = mlirIntegerTypeGet(mlirOperationGetContext(op), 32);
   mlirOperationSetOperand(op, 0, faBuildUnaryBefore(op, "arith.trunci", x, i32));
@@ -247,10 +250,6 @@ static bool exactConversion(MlirOperation op, const FaScoreIndices *ix) {
 }
 
 /* --- 32-bit index arithmetic ------------------------------------------------ */
-
-static bool fitsI32(StaticRange r) {
-  return r.known && r.lo >= -2147483648.0L && r.hi <= 2147483647.0L;
-}
 
 static bool isWide(MlirType t) {
   return mlirTypeIsAIndex(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 64);

@@ -99,14 +99,15 @@ typedef struct {
   bool bf16, causal;
   Kind kind;
   long param;
-  const char *docLengths; /* KIND_DOCUMENT: --doc-lengths's list, or NULL */
+  const long *docLengths; /* KIND_DOCUMENT: --doc-lengths's list, or NULL */
+  int numDocLengths;
 } Shape;
 
 typedef void (*Kernel)(void);
 typedef void (*Kernel4)(Desc *, Desc *, Desc *, Desc *);
 typedef void (*Kernel5)(Desc *, Desc *, Desc *, Desc *, Desc *);
 
-enum { MAX_SHAPES = 64 };
+enum { MAX_SHAPES = 64, MAX_DOC_LENGTHS = 4096 };
 
 /* The kernels of KERNELS.so: kernel I is _mlir_ciface_fa_attention_I. */
 typedef struct {
@@ -124,7 +125,7 @@ static const BenchKernel kKernels[] = {
 };
 enum { NUM_KERNELS = sizeof kKernels / sizeof kKernels[0] };
 
-#define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c, KIND_NONE, 0, NULL}
+#define PERF_SHAPE(n, d, c) {4, 32, 32, n, n, d, false, c, KIND_NONE, 0, NULL, 0}
 static const Shape kPerfShapes[12] = {
     PERF_SHAPE(1024, 64, false),  PERF_SHAPE(4096, 64, false),  PERF_SHAPE(16384, 64, false),
     PERF_SHAPE(1024, 64, true),   PERF_SHAPE(4096, 64, true),   PERF_SHAPE(16384, 64, true),
@@ -150,17 +151,6 @@ static long kernelParam(const Shape *s) {
   return s->kind == KIND_DOCUMENT ? 0 : s->param;
 }
 
-/* The next document length of --doc-lengths's list (*at: where it is read,
- * back to its start after the last). */
-static long nextListedLength(const char *list, const char **at) {
-  if (!**at)
-    *at = list;
-  char *end;
-  long l = strtol(*at, &end, 10);
-  *at = *end ? end + 1 : end;
-  return l;
-}
-
 /* The document ids of a KIND_DOCUMENT shape: packed documents of lengths
  * uniform in [L/2, 3L/2] (as anchors_flex.py draws them: torch.randint(L // 2,
  * 3 * L // 2 + 1)), the last one cut at the end; fa-bench's own seeded
@@ -170,10 +160,9 @@ static int32_t *documentIds(const Shape *s, long len) {
   int32_t *doc = malloc(sizeof(int32_t) * (size_t)len);
   uint64_t state = 0x9E3779B97F4A7C15ull;
   long lo = s->param / 2, span = 3 * s->param / 2 - lo + 1;
-  const char *at = s->docLengths;
   for (long n = 0, id = 0; n < len; ++id) {
-    long l = at ? nextListedLength(s->docLengths, &at)
-                : lo + (long)(nextRandom(&state) % (uint64_t)span);
+    long l = s->docLengths ? s->docLengths[id % s->numDocLengths]
+                           : lo + (long)(nextRandom(&state) % (uint64_t)span);
     for (long e = n + (l < len - n ? l : len - n); n < e; ++n)
       doc[n] = (int32_t)id;
   }
@@ -737,7 +726,9 @@ static void usage(FILE *f) {
 }
 
 typedef struct {
-  const char *libPath, *csvPath, *docLengths;
+  const char *libPath, *csvPath;
+  long docLengths[MAX_DOC_LENGTHS];
+  int numDocLengths;
   double budget;
   Shape shapes[MAX_SHAPES];
   int numShapes;
@@ -759,18 +750,19 @@ static bool addShape(const char *text, BenchOptions *o) {
   return true;
 }
 
-/* --doc-lengths=L1,L2,...: positive lengths. */
+/* --doc-lengths=L1,L2,...: positive lengths, at most MAX_DOC_LENGTHS. */
 static bool parseDocLengths(const char *text, BenchOptions *o) {
   const char *p = text;
+  o->numDocLengths = 0;
   do {
     char *end;
     long l = strtol(p, &end, 10);
-    if (end == p || l <= 0 || (*end && *end != ','))
+    if (end == p || l <= 0 || (*end && *end != ',') || o->numDocLengths == MAX_DOC_LENGTHS)
       return faToolArgError("fa-bench", "--doc-lengths: expected positive lengths L1,L2,..., "
                                         "got '%s'", text);
+    o->docLengths[o->numDocLengths++] = l;
     p = *end ? end + 1 : end;
   } while (*p);
-  o->docLengths = text;
   return true;
 }
 
@@ -814,8 +806,10 @@ static FaArgsResult parseArgs(int argc, char **argv, BenchOptions *o) {
     memcpy(o->shapes, kPerfShapes, sizeof kPerfShapes);
     o->numShapes = 12;
   }
-  for (int i = 0; i < o->numShapes; ++i)
+  for (int i = 0; o->numDocLengths && i < o->numShapes; ++i) {
     o->shapes[i].docLengths = o->docLengths;
+    o->shapes[i].numDocLengths = o->numDocLengths;
+  }
   return FA_ARGS_RUN;
 }
 

@@ -103,13 +103,8 @@
 //#if MASK
       // Only where the mask may hide some pair of the tile (rows
       // [%m0, %m0 + BM), keys [%n0, %n0 + BN): MaskRange.c).
-      %tm_bm = arith.constant {{BM}} : index
       %tm_bn = arith.constant {{BN}} : index
-      %tm_c1 = arith.constant 1 : index
-      %tm_ie = arith.addi %m0, %tm_bm : index
-      %tm_ihi = arith.subi %tm_ie, %tm_c1 : index
       %tm_je = arith.addi %n0, %tm_bn : index
-      %tm_jhi = arith.subi %tm_je, %tm_c1 : index
 //#if KEY_TABLE
       // The key-range table's keys (attention_key_range.mlir): the tile is
       // inside the keys the mask must show all these rows, or outside those
@@ -126,6 +121,11 @@
 //#else
       // (Between the first and the last tile the search found, a tile the
       // mask hides whole is rare: no shortcut for it.)
+      %tm_bm = arith.constant {{BM}} : index
+      %tm_c1 = arith.constant 1 : index
+      %tm_ie = arith.addi %m0, %tm_bm : index
+      %tm_ihi = arith.subi %tm_ie, %tm_c1 : index
+      %tm_jhi = arith.subi %tm_je, %tm_c1 : index
       %tm_may, %tm_must = func.call @{{RANGE_FN}}(%b, %h, %m0, %tm_ihi, %n0, %tm_jhi{{RANGE_CAPS}})
           : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
       %tm_none = arith.constant false
