@@ -161,10 +161,45 @@ static void retypeCaptures(MlirOperation clone, const FaAttentionKernel *k, intp
 
 /* In the tensor-core kernels a product and a sum of score_mod may contract
  * into one FMA (CUDA's default, -fmad=true): one rounding fewer, one
- * instruction fewer per score where FP32 issue is what limits them. */
-static void allowContraction(MlirOperation op, const FaAttentionKernel *k) {
+ * instruction fewer per score where FP32 issue is what limits them. A
+ * product that does not depend on the score (ALiBi's slope * (k - q)) stays
+ * a product: it is computed once per distinct value and shared by the
+ * fragment's scores, so the sum contracts with the score's own scaling
+ * instead (fma(S, scale, slope * (k - q)), not fma(k - q, slope, S * scale):
+ * 2026-11-28, 64 FMULs a tile become 34). */
+#define FA_SCORE_DEP_ATTR "fa.score_dependent"
+
+static bool dependsOnScore(MlirValue v, MlirValue score) {
+  if (mlirValueEqual(v, score))
+    return true;
+  if (!mlirValueIsAOpResult(v))
+    return false;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return !mlirAttributeIsNull(faOpGetAttr(def, FA_SCORE_DEP_ATTR));
+}
+
+/* Marks the ops of `entry` whose value depends on `score` (an op with
+ * regions counts as dependent); returns nothing, the marks are removed by
+ * allowContraction. A mask has no score: all its products may contract. */
+static void markScoreDependent(MlirBlock entry, MlirValue score) {
+  MlirContext ctx = mlirOperationGetContext(mlirBlockGetParentOperation(entry));
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    bool dep = mlirOperationGetNumRegions(op) > 0;
+    for (intptr_t i = 0; !dep && i < mlirOperationGetNumOperands(op); ++i)
+      dep = dependsOnScore(mlirOperationGetOperand(op, i), score);
+    if (dep)
+      mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString(FA_SCORE_DEP_ATTR),
+                                      mlirUnitAttrGet(ctx));
+  }
+}
+
+static void allowContraction(MlirOperation op, const FaAttentionKernel *k, bool scoreDependent) {
   static const char *const kNames[] = {"arith.addf", "arith.subf", "arith.mulf", NULL};
+  mlirOperationRemoveAttributeByName(op, mlirStringRefCreateFromCString(FA_SCORE_DEP_ATTR));
   if (!faAttentionUsesTensorCores(k) || !faOpIsAnyOf(op, kNames))
+    return;
+  if (faOpIsA(op, "arith.mulf") && !scoreDependent)
     return;
   MlirContext ctx = mlirOperationGetContext(op);
   mlirOperationSetAttributeByName(
@@ -189,9 +224,14 @@ static void rewriteBody(MlirOperation clone, const FaAttentionKernel *k, const F
       faScoreIndicesRewrite(op, ix);
     op = next;
   }
+  /* score_mod's first argument is the score; a mask has none. */
+  MlirValue first = mlirBlockGetArgument(entry, 0);
+  bool isMod = mlirTypeIsAF32(mlirValueGetType(first));
+  if (isMod)
+    markScoreDependent(entry, first);
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    allowContraction(op, k);
+    allowContraction(op, k, !isMod || !mlirAttributeIsNull(faOpGetAttr(op, FA_SCORE_DEP_ATTR)));
 }
 
 /* A copy of `fn` named @NAME_SUFFIX, private and marked to be inlined. */

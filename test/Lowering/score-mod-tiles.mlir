@@ -31,7 +31,12 @@
 // CHECK-NEXT: %[[D32:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK-NEXT: %[[FD:.*]] = arith.sitofp %[[D32]] : i32 to f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[FLO]], %[[FD]] fastmath<contract> : f32
-// CHECK-NEXT: arith.addf %[[FHI]], %[[S]] fastmath<contract> : f32
+// CHECK-NEXT: %[[DF:.*]] = arith.addf %[[FHI]], %[[S]] fastmath<contract> : f32
+// The product slope * (j - i) does not depend on the score: it stays a
+// product (shared by the scores of one j - i), and the sum contracts with
+// the score's scaling instead (ScoreFunctions.c, allowContraction).
+// CHECK-NEXT: %[[T:.*]] = arith.mulf %{{.*}}, %[[DF]] : f32
+// CHECK-NEXT: arith.addf %{{.*}}, %[[T]] fastmath<contract> : f32
 // CHECK-NOT: scf.if
 // CHECK: affine.yield
 // MMA-LABEL: func.func @alibi

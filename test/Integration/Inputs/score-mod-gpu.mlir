@@ -341,3 +341,32 @@ func.func @documents_straddle(%q: tensor<1x2x700x128xbf16>, %k: tensor<1x2x700x1
       : (tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<700xi32>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>)
   return %o, %l : tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>
 }
+
+// -----
+// Documents whose ids repeat (runs of 50 with ids 0, 1, 2, 0, 1, 2, ...),
+// causal, D = 128 bf16, N = 700, with the LSE: a row sees its own run and
+// the earlier runs of its id: the key-range table's first key lies runs
+// before the row's own run (attention_key_table.mlir), the tiles between
+// are masked per score, and a work item's two consumers see different runs.
+func.func private @doc_repeat(%b: index, %h: index, %i: index, %j: index, %doc: tensor<700xi32>) -> i1 {
+  %di = tensor.extract %doc[%i] : tensor<700xi32>
+  %dj = tensor.extract %doc[%j] : tensor<700xi32>
+  %r = arith.cmpi eq, %di, %dj : i32
+  return %r : i1
+}
+func.func @documents_repeat(%q: tensor<1x2x700x128xbf16>, %k: tensor<1x2x700x128xbf16>, %v: tensor<1x2x700x128xbf16>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>) {
+  %e0 = tensor.empty() : tensor<700xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(n) -> (n)>], iterator_types = ["parallel"]} outs(%e0 : tensor<700xi32>) {
+  ^bb0(%x: i32):
+    %n = linalg.index 0 : index
+    %c50 = arith.constant 50 : index
+    %c3 = arith.constant 3 : index
+    %r = arith.divui %n, %c50 : index
+    %d = arith.remui %r, %c3 : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<700xi32>
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.08838834764 : f32, causal_offset = 0 : i64, mask = @doc_repeat}
+      : (tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<700xi32>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>)
+  return %o, %l : tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>
+}
