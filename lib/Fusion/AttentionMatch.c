@@ -2098,10 +2098,12 @@ static int constPrecision(const FaExpr *e) {
 
 /* `outer` * tanh(`inner`): a softcap c * tanh(s / c) (or tanh(s * k) with k
  * the constant 1/c rounded to its type), PyTorch's `tanh(w / cap) * cap`
- * (Gemma-2, Grok). `x` is the multiply; on success `*next` is s. Only masks
- * may come after it (causal, KV length: the op applies them as visibility,
+ * (Gemma-2, Grok). `x` is the multiply; on success `*next` is s. Masks may
+ * come after it (causal, KV length: the op applies them as visibility,
  * after score_mod); a bias operand (or a boolean mask, which becomes one)
- * would be added before score_mod by the op, so it is refused. */
+ * would be added before score_mod by the op: one added after the softcap
+ * (Gemma-2's padding mask) is fused only where the kernel can compute it
+ * inside score_mod (biasAfterSoftcap, FuseAttention.c). */
 static const char *matchSoftcap(FaAttentionMatch *m, FaExpr *x, bool scaled, FaExpr **next) {
   static const char *kNotCap = "a tanh on the scores is not a softcap c * tanh(s / c)";
   if (x->kind != FA_EXPR_MUL)
@@ -2138,9 +2140,7 @@ static const char *matchSoftcap(FaAttentionMatch *m, FaExpr *x, bool scaled, FaE
     return "two softcaps on the scores";
   if (scaled)
     return "the scores are scaled after the softcap (score_mod would be scaled)";
-  if (m->bias)
-    return "a bias or boolean mask is added after the softcap (the op adds its bias "
-           "before score_mod)";
+  m->biasAfterSoftcap = m->bias != NULL;
   m->softcap = true;
   m->softcapInnerMul = mul;
   m->softcapInner = k->value;

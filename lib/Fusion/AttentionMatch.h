@@ -60,6 +60,9 @@ typedef struct FaAttentionMatch {
    * tanh(s / softcapInner) * softcapOuter (or tanh(s * softcapInner) where
    * softcapInnerMul), in f32, as the source writes it. */
   bool softcap;
+  /* A bias is added after the softcap: the op can take it only as part of
+   * score_mod (IndexBias.c computes it there, or the fusion is refused). */
+  bool biasAfterSoftcap;
   bool softcapInnerMul;
   double softcapInner, softcapOuter;
   /* A mask function: key j visible for query i iff the formula maskNodes

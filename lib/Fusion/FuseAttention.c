@@ -348,14 +348,6 @@ static MlirOperation symbolTableAbove(MlirOperation op) {
   return (MlirOperation){NULL};
 }
 
-/* An f32 constant, bit-exact. */
-static void appendF32(FaText *t, const char *name, double v) {
-  float f = (float)v;
-  uint32_t bits;
-  memcpy(&bits, &f, sizeof bits);
-  faTextAppend(t, "  %%%s = arith.constant 0x%08X : f32\n", name, (unsigned)bits);
-}
-
 /* The functions a match needs (its softcap as score_mod), created as
  * func.func private in the symbol table above the root, with their names in
  * `attrs`; false (nothing created) where there is no such table or the text
@@ -466,15 +458,16 @@ static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
     return false;
   if (m->numMaskTerms && !buildMaskFunction(m, fns))
     return false;
-  if (!m->softcap)
+  /* A bias after the softcap: score_mod is built with it (IndexBias.c). */
+  if (!m->softcap || m->biasAfterSoftcap)
     return true;
   faModuleUniqueSymbol(fns->table, "fa_softcap", fns->scoreMod, sizeof fns->scoreMod);
   FaText t;
   faTextInit(&t);
   faTextAppend(&t, "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
                     "%%j: index) -> f32 {\n", fns->scoreMod);
-  appendF32(&t, "k", m->softcapInner);
-  appendF32(&t, "c", m->softcapOuter);
+  faTextAppendF32Constant(&t, "k", m->softcapInner);
+  faTextAppendF32Constant(&t, "c", m->softcapOuter);
   faTextAppend(&t, "  %%x = arith.%s %%s, %%k : f32\n", m->softcapInnerMul ? "mulf" : "divf");
   faTextAppend(&t, "  %%t = math.tanh %%x : f32\n");
   faTextAppend(&t, "  %%r = arith.mulf %%t, %%c : f32\n");
@@ -569,12 +562,28 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
   return a;
 }
 
+/* The fused op `attn` (in place, the source chain still there) with its
+ * bias moved into score_mod after the match's softcap; `*producers` (owned
+ * by the caller) lists the source ops it read. */
+static bool biasAfterSoftcap(MlirRewriterBase rw, const FaAttentionMatch *m, MlirOperation attn,
+                             MlirOperation table, FaIndexBiasProducers **producers) {
+  FaIndexBiasSoftcap cap = {m->softcapInnerMul, m->softcapInner, m->softcapOuter};
+  *producers = malloc(sizeof **producers);
+  if (*producers && faIndexBiasToScoreModAfterSoftcap(rw, attn, table, &cap, *producers))
+    return true;
+  free(*producers);
+  *producers = NULL;
+  return false;
+}
+
 /* Rewrites the chain of `m` into one fused op, unless an op the rewrite
- * builds fails verification: then nothing changes and `why` says why. The
- * new ops are built in a block of their own, verified, and only then moved
- * before the root. */
+ * builds fails verification or (`*refused`) a bias after the softcap cannot
+ * move into score_mod: then nothing changes and `why` says why. The new ops
+ * are built in a block of their own, verified, and only then moved before
+ * the root. */
 static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
-                         FaText *why) {
+                         FaText *why, bool *refused) {
+  *refused = false;
   MlirContext ctx = mlirOperationGetContext(m->root);
   FusedFunctions fns;
   if (!buildFunctions(m, &fns)) {
@@ -624,6 +633,19 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
       return false;
     }
   }
+  /* A bias added after the softcap goes into score_mod, after it, where the
+   * kernel can compute it; else nothing changes. */
+  FaIndexBiasProducers *producers = NULL;
+  if (m->biasAfterSoftcap && !biasAfterSoftcap(rw, m, attn, fns.table, &producers)) {
+    for (int i = numMoved - 1; i >= 0; --i)
+      mlirOperationDestroy(moved[i]);
+    eraseFunctions(&fns);
+    *refused = true;
+    faTextAppend(why, "a bias is added after the softcap and is not one the kernel can "
+                      "compute from the indices and small tables (the op adds its bias "
+                      "before score_mod)");
+    return false;
+  }
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
   MlirOperation all[3 * FA_MATCH_MAX_OPS];
@@ -648,6 +670,12 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
     mlirRewriterBaseReplaceOpWithValues(rw, m->root, 1, &result);
   }
   faEraseDeadOps(rw, all, n, kDeadOps);
+  if (producers) {
+    faIndexBiasEraseProducers(rw, producers);
+    free(producers);
+    faTextAppend(why, " (its softcap and the bias after it computed in the kernel as score_mod)");
+    return true;
+  }
   /* A bias computed from the indices and small tables moves into the
    * kernel (IndexBias.c); the op's functions are its own here. */
   if (faIndexBiasToScoreMod(rw, attn, fns.table))
@@ -703,8 +731,9 @@ static void runFuse(MlirOperation root, MlirExternalPass pass,
     if (o->why || faAttentionMatch(candidates.ops[i], m, &isCandidate))
       continue;
     faTextInit(&o->invalid);
-    if (!rewriteMatch(rewriter, m, &o->invalid))
-      o->why = "the fused op would not verify: ";
+    bool refused;
+    if (!rewriteMatch(rewriter, m, &o->invalid, &refused))
+      o->why = refused ? "" : "the fused op would not verify: ";
   }
   mlirIRRewriterDestroy(rewriter);
   for (size_t i = 0; options->explain && i < candidates.size; ++i)

@@ -85,6 +85,8 @@ typedef struct {
   Capture captures[FA_ATTENTION_MAX_CAPTURES];
   int numCaptures;
   bool readsIndex; /* some body reads linalg.index, or a capture at computed indices */
+  bool anyBias;    /* take a bias that is only data, of any size (after a softcap: there
+                      is no dense bias operand to keep instead) */
   Memo memo[kMaxMemo];
   int numMemo;
   MlirOperation visited[kMaxVisited];
@@ -615,6 +617,23 @@ static bool isZeroConstant(MlirValue v) {
   return faValueGetSplat(v, &x) && x == 0.0;
 }
 
+/* TOSA's logic on i1 values x[0..n) (torch's &, |, ^, ~ on masks). */
+static bool readTosaLogic(Builder *b, MlirOperation def, intptr_t n, const Scalar *x,
+                          Scalar *out) {
+  const char *name = faOpIsA(def, "tosa.logical_and")   ? "arith.andi"
+                     : faOpIsA(def, "tosa.logical_or")  ? "arith.ori"
+                     : faOpIsA(def, "tosa.logical_xor") ? "arith.xori"
+                                                        : NULL;
+  if (name && n == 2) {
+    *out = emit2(b, name, x[0], x[1]);
+    return true;
+  }
+  if (!faOpIsA(def, "tosa.logical_not") || n != 1)
+    return false;
+  *out = emit2(b, "arith.xori", x[0], intConstant(b, mlirValueGetType(x[0].v), 1));
+  return true;
+}
+
 /* An elementwise TOSA op at `idx`: its tensor operands (the first `n`) read
  * with TOSA's broadcast, then the scalar ops. */
 static bool readTosaElementwise(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
@@ -671,7 +690,7 @@ static bool readTosaElementwise(Builder *b, MlirOperation def, MlirValue t, cons
     return true;
   }
   if (!fl && mlirIntegerTypeGetWidth(xt) == 1)
-    return false; /* i1 arithmetic */
+    return readTosaLogic(b, def, n, x, out); /* i1: only logic */
   if (n == 2) {
     const char *name = NULL;
     if (faOpIsA(def, "tosa.add"))
@@ -1014,22 +1033,35 @@ static bool capturesAreSmall(const Builder *b) {
  * the evaluated bias replaces. The clamp keeps the bias operand's domain
  * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
  * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
-static bool appendSkeleton(MlirOperation table, const char *name) {
+/* The function @NAME: s (or softcap(s)) + the bias, whose value the
+ * placeholder %bias (the second op) stands for until buildBias. */
+static bool appendSkeleton(MlirOperation table, const char *name,
+                           const FaIndexBiasSoftcap *softcap) {
   FaText t;
   faTextInit(&t);
   faTextAppend(&t,
-               "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+               "func.func private @%s(%%%s: f32, %%b: index, %%h: index, %%i: index, "
                "%%j: index) -> f32 {\n"
                "  %%c0 = arith.constant 0 : index\n"
-               "  %%bias = arith.constant 0.0 : f32\n"
+               "  %%bias = arith.constant 0.0 : f32\n",
+               name, softcap ? "s0" : "s");
+  if (softcap) {
+    faTextAppendF32Constant(&t, "k", softcap->inner);
+    faTextAppendF32Constant(&t, "c", softcap->outer);
+    faTextAppend(&t,
+                 "  %%x = arith.%s %%s0, %%k : f32\n"
+                 "  %%t = math.tanh %%x : f32\n"
+                 "  %%s = arith.mulf %%t, %%c : f32\n",
+                 softcap->innerMul ? "mulf" : "divf");
+  }
+  faTextAppend(&t,
                "  %%ninf = arith.constant 0xFF800000 : f32\n"
                "  %%low = arith.constant -2.300000e+38 : f32\n"
                "  %%isninf = arith.cmpf oeq, %%bias, %%ninf : f32\n"
                "  %%max = arith.maximumf %%bias, %%low : f32\n"
                "  %%clamped = arith.select %%isninf, %%ninf, %%max : f32\n"
                "  %%r = arith.addf %%s, %%clamped : f32\n"
-               "  func.return %%r : f32\n}\n",
-               name);
+               "  func.return %%r : f32\n}\n");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;
@@ -1093,7 +1125,8 @@ static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
       return false;
     idx[d] = mlirShapedTypeGetDimSize(type, d) == 1 ? b->zero : b->args[d];
   }
-  if (!readTensor(b, bias, idx, &value) || !b->readsIndex || !capturesAreSmall(b))
+  if (!readTensor(b, bias, idx, &value) ||
+      (!b->anyBias && (!b->readsIndex || !capturesAreSmall(b))))
     return false;
   MlirType et = elementTypeOf(bias), f32 = mlirF32TypeGet(b->ctx);
   if (!mlirTypeEqual(et, f32)) {
@@ -1204,13 +1237,15 @@ static void restore(MlirOperation attn, intptr_t n, const MlirValue *operands,
 static const char *const kDeadProducers[] = {"tensor.empty", "linalg.fill", "arith.constant",
                                              "tosa.const", "tosa.const_shape", NULL};
 
-bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
-                           MlirOperation table) {
+/* The rewrite of faIndexBiasToScoreMod (and of its softcap variant): the
+ * producers read through are erased where they died, or listed. */
+static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
+                       const FaIndexBiasSoftcap *softcap, FaIndexBiasProducers *producers) {
   if (mlirOperationIsNull(attn) || mlirOperationIsNull(table) || !isCandidate(attn))
     return false;
   char name[64];
   faModuleUniqueSymbol(table, "fa_bias", name, sizeof name);
-  if (!appendSkeleton(table, name))
+  if (!appendSkeleton(table, name, softcap))
     return false;
   MlirOperation fn = lookup(table, name);
   if (mlirOperationIsNull(fn))
@@ -1220,6 +1255,7 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
     return false;
   b->ctx = mlirOperationGetContext(attn);
   b->loc = mlirOperationGetLocation(attn);
+  b->anyBias = softcap != NULL;
   MlirValue bias = faGridwiseAttentionGetBias(attn);
   if (!buildBias(b, fn, bias)) {
     eraseWrappers(b);
@@ -1246,9 +1282,29 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
     restore(attn, numOld, old, oldSegments, b->numCaptures ? mask : (MlirOperation){NULL}, b);
     eraseWrappers(b);
     mlirOperationDestroy(fn);
+  } else if (producers) {
+    producers->n = 0;
+    for (int k = 0; k < b->numVisited && k < FA_INDEX_BIAS_MAX_PRODUCERS; ++k)
+      producers->ops[producers->n++] = b->visited[k];
   } else {
     faEraseDeadOps(rewriter, b->visited, (size_t)b->numVisited, kDeadProducers);
   }
   free(b);
   return ok;
+}
+
+bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
+                           MlirOperation table) {
+  return toScoreMod(rewriter, attn, table, NULL, NULL);
+}
+
+bool faIndexBiasToScoreModAfterSoftcap(MlirRewriterBase rewriter, MlirOperation attn,
+                                       MlirOperation table, const FaIndexBiasSoftcap *softcap,
+                                       FaIndexBiasProducers *producers) {
+  return softcap && producers && toScoreMod(rewriter, attn, table, softcap, producers);
+}
+
+void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers) {
+  if (producers)
+    faEraseDeadOps(rewriter, producers->ops, (size_t)producers->n, kDeadProducers);
 }

@@ -20,4 +20,29 @@
 bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
                            MlirOperation table);
 
+/* A softcap c * tanh(s / k) (or tanh(s * k)) that score_mod applies before
+ * it adds the bias (Gemma-2's padding mask, added after its softcap). */
+typedef struct {
+  bool innerMul;
+  double inner, outer;
+} FaIndexBiasSoftcap;
+
+/* The source ops the step read through, erased by faIndexBiasEraseProducers
+ * once the chain that used them is gone. */
+enum { FA_INDEX_BIAS_MAX_PRODUCERS = 256 };
+typedef struct {
+  MlirOperation ops[FA_INDEX_BIAS_MAX_PRODUCERS];
+  int n;
+} FaIndexBiasProducers;
+
+/* As faIndexBiasToScoreMod with score_mod `softcap(s) + bias(b, h, i, j)`,
+ * while the source chain still uses the bias's producers: they are listed
+ * in `producers`, not erased. */
+bool faIndexBiasToScoreModAfterSoftcap(MlirRewriterBase rewriter, MlirOperation attn,
+                                       MlirOperation table, const FaIndexBiasSoftcap *softcap,
+                                       FaIndexBiasProducers *producers);
+
+/* Erases the listed producers that nothing uses any more. */
+void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers);
+
 #endif

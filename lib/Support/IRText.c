@@ -6,6 +6,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,4 +148,11 @@ void faModuleUniqueSymbol(MlirOperation module, const char *prefix, char *out,
       break;
   }
   mlirSymbolTableDestroy(table);
+}
+
+void faTextAppendF32Constant(FaText *t, const char *name, double v) {
+  float f = (float)v;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  faTextAppend(t, "  %%%s = arith.constant 0x%08X : f32\n", name, (unsigned)bits);
 }

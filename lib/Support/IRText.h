@@ -14,6 +14,10 @@
 void faTextAppendType(FaText *t, MlirType type);
 void faTextAppendAttribute(FaText *t, MlirAttribute attr);
 
+/* Appends "  %NAME = arith.constant 0x... : f32" holding `v` rounded to f32
+ * (its bits: exact, whatever printf would round). */
+void faTextAppendF32Constant(FaText *t, const char *name, double v);
+
 /* Parses `text` as the body of a module (type aliases and ops) in the
  * context of `module` and moves the ops to the end of `module`'s body, but
  * for declarations of functions `module` already has (runtime functions

@@ -62,11 +62,16 @@ func.func @pad_and_causal(%q: tensor<8x2x3x16xf32>, %k: tensor<8x2x2x16xf32>, %v
 
 // The same with finfo.min: no split (a row it masks fully averages V over
 // every key in the source, which causal_offset and a padding mask would make
-// 0); the whole condition is the boolean mask, its fill the lowest f32 bias.
+// 0); the whole condition is the mask, its fill the lowest f32 bias, which
+// the kernel computes from the indices and the padding (IndexBias.c: TOSA's
+// logical_and read as arith.andi).
 // CHECK-LABEL: func.func @pad_and_causal_finite
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.250000e-01 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](
+// CHECK: tensor.extract %arg5[%arg1, %c0, %arg4] : tensor<8x1x2xi64>
+// CHECK: arith.andi
 // CHECK: %[[L:.*]] = arith.constant -3.40282347E+38 : f32
-// CHECK: %[[B:.*]] = arith.select %{{.*}} : tensor<8x1x3x2xi1>, tensor<8x1x3x2xf32>
-// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %[[B]]) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>, scale = 1.250000e-01 : f32}
+// CHECK-NEXT: arith.select %{{.*}}, %{{.*}}, %[[L]] : f32
 // WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention
 func.func @pad_and_causal_finite(%q: tensor<8x2x3x16xf32>, %k: tensor<8x2x2x16xf32>, %v: tensor<8x2x2x16xf32>, %keep: tensor<8x1x2xi64>) -> tensor<8x2x3x16xf32> {
   %zero = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

@@ -2,13 +2,14 @@
 // the softmax) becomes the op's score_mod, a func.func private that fusion
 // builds: tanh(s / c) * c (or tanh(s * k) * c where the source multiplies by
 // k = 1/c as its type rounds it), in f32, with the source's constants. Masks
-// after the cap (causal, KV length) are the op's; a mask before it, a bias
-// after it (the op adds its bias before score_mod), a scale after it, or a
-// tanh that is not a cap stay unfused with their remarks.
+// after the cap (causal, KV length) are the op's; a bias after it that the
+// kernel can compute joins score_mod after the cap (the op adds its bias
+// before score_mod); a mask before it, any other bias after it, a scale
+// after it, or a tanh that is not a cap stay unfused with their remarks.
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-9: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-11: fa-check: 1 functions: 1 agree, 0 disagree, 0 could not run
 
 // Gemma-2's softcap in f32: scale, w / 5, tanh, * 5, then a causal -inf select:
 // score_mod = tanh(s / 5) * 5 in f32, causal_offset = 0. Cap 5 with inputs of
@@ -281,11 +282,15 @@ func.func @mask_before_cap(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %
 
 // -----
 
-// Near miss: a bias tensor added after the cap: the op adds its bias before
-// score_mod.
+// A bias tensor (an argument: data of any size) added after the cap: the
+// op adds its bias before score_mod, so score_mod reads it, as a capture,
+// after the cap.
 // CHECK-LABEL: func.func @bias_after_cap
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a bias or boolean mask is added after the softcap
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.000000e+00 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<2x2x8x8xf32>) -> f32
+// CHECK: tensor.extract %arg5[%arg1, %arg2, %arg3, %arg4] : tensor<2x2x8x8xf32>
+// CHECK: math.tanh
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its softcap and the bias after it computed in the kernel as score_mod)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @bias_after_cap(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %bias: tensor<2x2x8x8xf32>) -> tensor<2x2x8x16xf32> {
   %z = arith.constant 0.0 : f32
@@ -295,6 +300,108 @@ func.func @bias_after_cap(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %bb: f32, %o: f32):
+    %cap = arith.constant 5.0 : f32
+    %d = arith.divf %e, %cap : f32
+    %t = math.tanh %d : f32
+    %w = arith.mulf %t, %cap : f32
+    %r = arith.addf %w, %bb : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// A padding mask added after the cap (Gemma-2 with a padding mask: 0 where
+// pad[b, j] is set, f32's lowest elsewhere, test/Models/mask-models.test):
+// computed from the indices and a [B, N] capture, so score_mod applies the
+// cap and then adds it (IndexBias.c); rows of batch 1 whose keys are all
+// padding average V in both.
+// CHECK-LABEL: func.func @padding_after_cap
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.000000e+00 : f32, score_mod = @[[FN:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[FN]](%arg0: f32, %arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: tensor<2x8xi64>) -> f32
+// CHECK: tensor.extract %arg5[%arg1, %arg4] : tensor<2x8xi64>
+// CHECK: %[[X:.*]] = arith.divf %arg0, %{{.*}} : f32
+// CHECK-NEXT: %[[T:.*]] = math.tanh %[[X]] : f32
+// CHECK-NEXT: %[[W:.*]] = arith.mulf %[[T]], %{{.*}} : f32
+// CHECK: arith.addf %[[W]], %{{.*}} : f32
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its softcap and the bias after it computed in the kernel as score_mod)
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @padding_after_cap(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %pad: tensor<2x8xi64>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %bias = linalg.generic {indexing_maps = [affine_map<(b, h, m, n) -> (b, n)>, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pad : tensor<2x8xi64>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%p: i64, %o: f32):
+    %c0 = arith.constant 0 : i64
+    %keep = arith.cmpi ne, %p, %c0 : i64
+    %zero = arith.constant 0.0 : f32
+    %low = arith.constant -3.40282347E+38 : f32
+    %r = arith.select %keep, %zero, %low : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {
+  ^bb0(%e: f32, %bb: f32, %o: f32):
+    %cap = arith.constant 5.0 : f32
+    %d = arith.divf %e, %cap : f32
+    %t = math.tanh %d : f32
+    %w = arith.mulf %t, %cap : f32
+    %r = arith.addf %w, %bb : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o0 = tensor.empty() : tensor<2x2x8x16xf32>
+  %oz = linalg.fill ins(%z : f32) outs(%o0 : tensor<2x2x8x16xf32>) -> tensor<2x2x8x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, m, d, n) -> (b, h, m, n)>, affine_map<(b, h, m, d, n) -> (b, h, n, d)>, affine_map<(b, h, m, d, n) -> (b, h, m, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x16xf32>) outs(%oz : tensor<2x2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x16xf32>
+  return %o : tensor<2x2x8x16xf32>
+}
+
+// -----
+
+// Near miss: a bias after the cap that is a reduction (a sum over an axis
+// of an argument): no score_mod computes it per score, and the op would add
+// it before the cap.
+// CHECK-LABEL: func.func @reduced_bias_after_cap
+// CHECK-NOT: fa.gridwise_attention
+// WHY: remark: fa-fuse-attention: not fused: a bias is added after the softcap and is not one the kernel can compute from the indices and small tables
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @reduced_bias_after_cap(%q: tensor<2x2x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %parts: tensor<2x2x8x8x3xf32>) -> tensor<2x2x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<2x2x8x8xf32>
+  %sz = linalg.fill ins(%z : f32) outs(%s0 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, d) -> (b, h, m, d)>, affine_map<(b, h, m, n, d) -> (b, h, n, d)>, affine_map<(b, h, m, n, d) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x8x8xf32>
+  %bias = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, r) -> (b, h, m, n, r)>, affine_map<(b, h, m, n, r) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%parts : tensor<2x2x8x8x3xf32>) outs(%sz : tensor<2x2x8x8xf32>) {
+  ^bb0(%p: f32, %acc: f32):
+    %r = arith.addf %acc, %p : f32
     linalg.yield %r : f32
   } -> tensor<2x2x8x8xf32>
   %x = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) outs(%s0 : tensor<2x2x8x8xf32>) {

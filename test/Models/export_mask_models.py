@@ -16,6 +16,8 @@ torch 2.15.0 and torch-mlir 20261001 (mask_models.md).
   gemma2_softcap_{f32,bf16}  HF Gemma-2 eager: q@k^T * scaling, tanh soft-capping
                      (softcap 50), + causal float mask (0 / finfo.min), softmax in
                      f32, GQA 4 q / 2 kv heads through repeat_kv (expand+reshape)
+  gemma2_softcap_pad_{f32,bf16}  the same with a [B, N] padding mask (left padding)
+                     in the 4-D float mask, added after the soft-capping
   gemma2_sliding_f32 the same with a sliding window of 8 AND causal in the 4-D
                      float mask (HF eager_mask: torch.where(bool, 0, finfo.min))
   mistral_swa_bool_f16  HF sdpa_attention_forward for Mistral: repeat_kv, then
@@ -126,6 +128,38 @@ class Gemma2Sliding(Gemma2Softcap):
 def args_gemma2(dtype, B=1, M=24, D=64):
     r = rnd(dtype)
     return (r(B, 4, M, D), r(B, 2, M, D), r(B, 2, M, D))
+
+
+class Gemma2SoftcapPad(Gemma2Softcap):
+    """HF Gemma-2 eager with a padding mask (batched generation, left padding):
+    masking_utils' 4-D float mask allows k <= q and attention_mask[b, k] = 1
+    (finfo.min elsewhere) and is added after the soft-capping; rows whose
+    keys are all padding are fully masked (the source averages V there)."""
+
+    def forward(self, query, key, value, attention_mask):
+        M, N = query.shape[-2], key.shape[-2]
+        q_idx = torch.arange(M, device=query.device)[:, None]
+        kv_idx = torch.arange(N, device=query.device)[None, :]
+        allowed = (kv_idx <= q_idx)[None, None] & attention_mask.bool()[:, None, None, :]
+        causal_mask = hf_eager_mask(allowed, query.dtype)
+        scaling = self.query_pre_attn_scalar ** -0.5
+        key_states = repeat_kv(key, self.num_key_value_groups)
+        value_states = repeat_kv(value, self.num_key_value_groups)
+        attn_weights = torch.matmul(query, key_states.transpose(2, 3)) * scaling
+        attn_weights = attn_weights / self.softcap
+        attn_weights = torch.tanh(attn_weights)
+        attn_weights = attn_weights * self.softcap
+        attn_weights = attn_weights + causal_mask
+        attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype)
+        attn_output = torch.matmul(attn_weights, value_states)
+        return attn_output.transpose(1, 2).contiguous()
+
+
+def args_gemma2_pad(dtype, B=2, M=24, D=64):
+    r = rnd(dtype)
+    mask = torch.ones(B, M, dtype=torch.int64)
+    mask[-1, : M // 4] = 0  # left padding
+    return (r(B, 4, M, D), r(B, 2, M, D), r(B, 2, M, D), mask)
 
 
 # 3 --------------------------------------------------------------------------
@@ -544,6 +578,8 @@ MODELS = {
     "gemma2_softcap_f32": (Gemma2Softcap, args_gemma2, torch.float32),
     "gemma2_softcap_bf16": (Gemma2Softcap, args_gemma2, torch.bfloat16),
     "gemma2_sliding_f32": (Gemma2Sliding, args_gemma2, torch.float32),
+    "gemma2_softcap_pad_f32": (Gemma2SoftcapPad, args_gemma2_pad, torch.float32),
+    "gemma2_softcap_pad_bf16": (Gemma2SoftcapPad, args_gemma2_pad, torch.bfloat16),
     "mistral_swa_bool_f16": (MistralSwaBool, args_mistral, torch.float16),
     "gptoss_sinks_f32": (GptOssSinks, args_gptoss, torch.float32),
     "gptoss_sinks_bf16": (GptOssSinks, args_gptoss, torch.bfloat16),
