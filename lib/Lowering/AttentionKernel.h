@@ -136,6 +136,11 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
  * searching for them: tensor-core kernels of a mask with tile summaries. The
  * table is %keytab (memref<?xi32>), after the summaries in the range lists. */
 bool faAttentionUsesKeyTable(const FaAttentionKernel *k);
+/* Whether the key-range table also holds the work order of the Hopper
+ * kernel's persistent grid, for work items of FA_WORK_ORDER_ROWS rows
+ * (attention_key_table.mlir; the persistent rows of the tile table). */
+enum { FA_WORK_ORDER_ROWS = 128 };
+bool faAttentionUsesWorkOrder(const FaAttentionKernel *k);
 /* Data masks (MaskSummary.c): chooses the captures to summarize (those of
  * integer elements the mask reads), in k->summaryOf. */
 void faAttentionPlanSummaries(FaAttentionKernel *k);
@@ -179,5 +184,8 @@ const char *faAttentionTensorCoreAppend(FaText *t, const FaAttentionKernel *k, c
  * it can), and its text as kernel `name`. */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k);
 const char *faAttentionWgmmaAppend(FaText *t, const FaAttentionKernel *k, const char *name);
+/* Whether a Hopper kernel of k is persistent with work items of
+ * FA_WORK_ORDER_ROWS rows (it then takes the work order of a key table). */
+bool faAttentionWgmmaTakesWorkOrder(const FaAttentionKernel *k);
 
 #endif

@@ -130,6 +130,11 @@ bool faAttentionUsesKeyTable(const FaAttentionKernel *k) {
   return k->onGpu && k->numSummaries > 0 && faAttentionUsesTensorCores(k);
 }
 
+bool faAttentionUsesWorkOrder(const FaAttentionKernel *k) {
+  return faAttentionUsesKeyTable(k) && k->kernel == FA_KERNEL_WGMMA &&
+         faAttentionWgmmaTakesWorkOrder(k);
+}
+
 static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
   FaText params, types, values;
   faTextInit(&params);
@@ -148,6 +153,10 @@ static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
   faTemplateVarsSetInt(&vars, "BN", 64);
   faTemplateVarsSetInt(&vars, "THREADS", SUMMARY_THREADS);
   faTemplateVarsSetFlag(&vars, "KEY_TABLE", false);
+  faTemplateVarsSetFlag(&vars, "WORK_ORDER", faAttentionUsesWorkOrder(k));
+  faTemplateVarsSetInt(&vars, "WORK_BM", FA_WORK_ORDER_ROWS);
+  faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
+  faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", k->causalOffset);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionKeyTable, &vars);
   faTemplateVarsDestroy(&vars);
   faTextDestroy(&params);
@@ -221,7 +230,8 @@ static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
 }
 
 /* The key-range table's declaration, allocation and launch, and free:
- * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir). */
+ * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir), then B x Hq x
+ * ceil(M / FA_WORK_ORDER_ROWS) with the work order. */
 static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "func.func private @%s_keytable(index, index, index, index", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
@@ -230,15 +240,23 @@ static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
 
 static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "  %%kt_g = arith.constant 64 : index\n"
+                  "  %%kt_0 = arith.constant 0 : index\n"
                   "  %%kt_4 = arith.constant 4 : index\n"
                   "  %%kt_r = arith.ceildivui %%M, %%kt_g : index\n"
                   "  %%kt_bh = arith.muli %%B, %%Hq : index\n"
                   "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n"
-                  "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n"
+                  "  %%kt_e0 = arith.muli %%kt_bh, %%kt_r2 : index\n"
+                  "  %%kt_wr = arith.constant %d : index\n"
+                  "  %%kt_wt = arith.ceildivui %%M, %%kt_wr : index\n"
+                  "  %%kt_wn = arith.muli %%kt_bh, %%kt_wt : index\n"
+                  "  %%kt_wo = arith.constant %s\n"
+                  "  %%kt_wa = arith.select %%kt_wo, %%kt_wn, %%kt_0 : index\n"
+                  "  %%kt_e = arith.addi %%kt_e0, %%kt_wa : index\n"
                   "  %%kt_w = gpu.wait async\n"
                   "  %%keytab, %%kt_a = gpu.alloc async [%%kt_w] (%%kt_e) : memref<?xi32>\n"
                   "  gpu.wait [%%kt_a]\n"
-                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", k->name);
+                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", (int)FA_WORK_ORDER_ROWS,
+               faAttentionUsesWorkOrder(k) ? "true" : "false", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_VALUES);
   faTextAppend(t, ") {no_inline} : (index, index, index, index");
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);

@@ -5,15 +5,18 @@
 // One thread per (batch, head, 64 rows): the 64-key tiles [t0, t1) that the
 // mask may show those rows over keys [0, N) (attention_key_range with BN =
 // 64) and a run [u0, u1) of them that it must show whole (empty: 0, 0), as
-// i32 at [4 * entry + 0..3], entry = (b * Hq + h) * ceil(M / 64) + rows / 64.
+// i32 at [4 * entry + 0..3], entry = (b * Hq + h) * ceil(M / 64) + rows / 64;
+// then (WORK_ORDER) the work order of the Hopper kernel's persistent grid.
 // The kernels widen [t0, t1) to their own tiles and do not evaluate the mask
 // on their tiles inside [u0, u1).
-//#vars NAME RANGE_PARAMS THREADS RANGE_FN RANGE_CAPS RANGE_CAP_TYPES
+//#vars NAME RANGE_PARAMS THREADS RANGE_FN RANGE_CAPS RANGE_CAP_TYPES WORK_BM CAUSAL_OFFSET
+//#flags WORK_ORDER CAUSAL
 func.func private @{{RANGE_FN}}(index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
 func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index{{RANGE_PARAMS}}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c4w = arith.constant 4 : index
   %g = arith.constant 64 : index
   %c63 = arith.constant 63 : index
   %R = arith.ceildivui %M, %g : index
@@ -98,5 +101,121 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
     }
     gpu.terminator
   }
+//#if WORK_ORDER
+  // The work order of the Hopper kernel's persistent workgroups (work items
+  // of {{WORK_BM}} rows, attention_wgmma_tile.mlir): each (batch, head)'s
+  // items sorted by the 64-key tiles they visit (the table's, cut at the
+  // causal diagonal), most first, a counting sort per (batch, head) in a
+  // workgroup; after the entries, order[bh * MT + k] = bh * MT + mt of its
+  // k-th. The workgroups take it in a snake (a round forwards, the next
+  // backwards): every workgroup visits about as many key tiles, and at any
+  // time they work on neighbouring heads (K and V stay in L2).
+  %wo_bm = arith.constant {{WORK_BM}} : index
+  %wo_MT = arith.ceildivui %M, %wo_bm : index
+  %wo_base = arith.muli %total, %c4w : index
+  %wo_nth = arith.constant 256 : index
+  %wo_bins = arith.constant 256 : index
+  gpu.launch blocks(%wo_bx, %wo_by, %wo_bz) in (%wo_gx = %BH, %wo_gy = %c1, %wo_gz = %c1)
+             threads(%wo_tx, %wo_ty, %wo_tz) in (%wo_sx = %wo_nth, %wo_sy = %c1, %wo_sz = %c1)
+             workgroup(%wo_hist : memref<256xi32, #gpu.address_space<workgroup>>,
+                       %wo_scan : memref<256xi32, #gpu.address_space<workgroup>>) {
+    %wo_zero = arith.constant 0 : i32
+    %wo_one = arith.constant 1 : i32
+    scf.for %wo_x = %wo_tx to %wo_bins step %wo_nth {
+      memref.store %wo_zero, %wo_hist[%wo_x] : memref<256xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    scf.for %wo_mt = %wo_tx to %wo_MT step %wo_nth {
+      %wo_bin = func.call @{{NAME}}_work_bin(%wo_bx, %wo_mt, %M, %R, %keytab) : (index, index, index, index, memref<?xi32>) -> index
+      %wo_o = memref.atomic_rmw addi %wo_one, %wo_hist[%wo_bin] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
+    }
+    gpu.barrier
+    // Each bin's first position, the bins of most tiles first: thread t
+    // scans bin 255 - t (an inclusive scan in eight doubling steps, then
+    // less its own count).
+    %wo_last = arith.subi %wo_bins, %c1 : index
+    %wo_mine = arith.subi %wo_last, %wo_tx : index
+    %wo_cnt = memref.load %wo_hist[%wo_mine] : memref<256xi32, #gpu.address_space<workgroup>>
+    memref.store %wo_cnt, %wo_scan[%wo_tx] : memref<256xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %wo_c8 = arith.constant 8 : index
+    %wo_inc = scf.for %wo_s = %c0 to %wo_c8 step %c1 iter_args(%wo_acc = %wo_cnt) -> (i32) {
+      %wo_off = arith.shli %c1, %wo_s : index
+      %wo_has = arith.cmpi uge, %wo_tx, %wo_off : index
+      %wo_from0 = arith.subi %wo_tx, %wo_off : index
+      %wo_from = arith.select %wo_has, %wo_from0, %wo_tx : index
+      %wo_y0 = memref.load %wo_scan[%wo_from] : memref<256xi32, #gpu.address_space<workgroup>>
+      %wo_y = arith.select %wo_has, %wo_y0, %wo_zero : i32
+      %wo_acc2 = arith.addi %wo_acc, %wo_y : i32
+      gpu.barrier
+      memref.store %wo_acc2, %wo_scan[%wo_tx] : memref<256xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      scf.yield %wo_acc2 : i32
+    }
+    %wo_start = arith.subi %wo_inc, %wo_cnt : i32
+    memref.store %wo_start, %wo_hist[%wo_mine] : memref<256xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %wo_first = arith.muli %wo_bx, %wo_MT : index
+    %wo_at0 = arith.addi %wo_base, %wo_first : index
+    scf.for %wo_mt = %wo_tx to %wo_MT step %wo_nth {
+      %wo_bin = func.call @{{NAME}}_work_bin(%wo_bx, %wo_mt, %M, %R, %keytab) : (index, index, index, index, memref<?xi32>) -> index
+      %wo_pos = memref.atomic_rmw addi %wo_one, %wo_hist[%wo_bin] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
+      %wo_posx = arith.index_castui %wo_pos : i32 to index
+      %wo_at = arith.addi %wo_at0, %wo_posx : index
+      %wo_it = arith.addi %wo_first, %wo_mt : index
+      %wo_it32 = arith.index_castui %wo_it : index to i32
+      memref.store %wo_it32, %keytab[%wo_at] : memref<?xi32>
+    }
+    gpu.terminator
+  }
+//#endif
   return
 }
+
+//#if WORK_ORDER
+// The 64-key tiles that work item %mt of (batch, head) %bh visits (at most
+// 255, 16k keys: more count as the most): the union of its 64-row blocks'
+// entries of the table above (tiles then), cut at the causal diagonal.
+func.func private @{{NAME}}_work_bin(%bh: index, %mt: index, %M: index, %R: index, %keytab: memref<?xi32>) -> index attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %g = arith.constant 64 : index
+  %bm = arith.constant {{WORK_BM}} : index
+  %m0 = arith.muli %mt, %bm : index
+  %mleft = arith.subi %M, %m0 : index
+  %rows = arith.minui %mleft, %bm : index
+  %r0 = arith.divui %m0, %g : index
+  %rend = arith.addi %m0, %rows : index
+  %r1 = arith.ceildivui %rend, %g : index
+  %base = arith.muli %bh, %R : index
+  %big = arith.constant 2147483647 : i32
+  %zero = arith.constant 0 : i32
+  %t:2 = scf.for %r = %r0 to %r1 step %c1 iter_args(%lo = %big, %hi = %zero) -> (i32, i32) {
+    %e = arith.addi %base, %r : index
+    %e0 = arith.muli %e, %c4 : index
+    %e1 = arith.addi %e0, %c1 : index
+    %a = memref.load %keytab[%e0] : memref<?xi32>
+    %z = memref.load %keytab[%e1] : memref<?xi32>
+    %lo2 = arith.minsi %lo, %a : i32
+    %hi2 = arith.maxsi %hi, %z : i32
+    scf.yield %lo2, %hi2 : i32, i32
+  }
+//#if CAUSAL
+  %coff = arith.constant {{CAUSAL_OFFSET}} : index
+  %cend0 = arith.addi %rend, %coff : index
+  %cend1 = arith.maxsi %cend0, %c0 : index
+  %cend = arith.ceildivui %cend1, %g : index
+  %ce32 = arith.index_cast %cend : index to i32
+  %hi = arith.minsi %t#1, %ce32 : i32
+//#else
+  %hi = arith.addi %t#1, %zero : i32
+//#endif
+  %n0 = arith.subi %hi, %t#0 : i32
+  %n = arith.maxsi %n0, %zero : i32
+  %cap = arith.constant 255 : i32
+  %nb = arith.minsi %n, %cap : i32
+  %bin = arith.index_cast %nb : i32 to index
+  return %bin : index
+}
+//#endif

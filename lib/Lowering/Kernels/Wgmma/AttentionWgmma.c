@@ -150,6 +150,15 @@ static int64_t averageKeys(const FaAttentionKernel *k) {
   return half + off < n ? half + off : n;
 }
 
+bool faAttentionWgmmaTakesWorkOrder(const FaAttentionKernel *k) {
+  WgmmaRows r = chooseRows(k);
+  const FaTileRow *rows[2] = {r.few, r.many};
+  for (int i = 0; i < 2; ++i)
+    if (rows[i] && rows[i]->bm == FA_WORK_ORDER_ROWS && rowTiles(k, rows[i]).persistent)
+      return true;
+  return false;
+}
+
 /* (Asked only of ops the mma.sync kernel takes: element types and head dims
  * are checked there.) */
 const char *faAttentionWgmmaUnsupported(const FaAttentionKernel *k) {
@@ -268,7 +277,11 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
   faTemplateVarsSetFlag(&vars, "FAST_SOFTMAX", !row->overlap && row->maxKeys);
   /* The bound itself, 2^WG_FAST_LOG2, in the template. */
   faTemplateVarsSet(&vars, "FAST_LIMIT", "%.1f", (double)(1L << WG_FAST_LOG2));
-  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal);
+  /* A data mask's work items in the order its key-range table gives (each
+   * head's items by the key tiles they visit, most first), else paired. */
+  bool workOrder = w.persistent && w.bm == FA_WORK_ORDER_ROWS && faAttentionUsesWorkOrder(k);
+  faTemplateVarsSetFlag(&vars, "WORK_ORDER", workOrder);
+  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal && !workOrder);
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;
   setSoftmaxExtra(&vars, &w);

@@ -33,7 +33,7 @@
 //#vars KV_CHUNK_BYTES SOFTMAX_EXTRA_PARAMS S_COLS S_COLS_MINUS_ROWS CAUSAL_OFFSET S_ROWS
 //#vars SCORE_SCALE FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END
 //#flags DECLARE_SMS TMA_STORE PERSISTENT PAIRED CAUSAL SYNC_PV FAST_SOFTMAX KVLEN OUT_F32 O_BUFFER
-//#flags LSE BIAS
+//#flags LSE BIAS WORK_ORDER
 
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>
@@ -217,8 +217,24 @@ func.func private @{{NAME}}({{ARGS}}) {
     %before = arith.muli %ngrp1, %S : index
     %nitemsx = arith.addi %before, %lastN : index
 //#else
+//#if WORK_ORDER
+    // The work order in a snake (attention_key_table.mlir): in round r this
+    // workgroup takes position r %gx + %bid (r even) or r %gx + %gx - 1 -
+    // %bid (r odd); the last round is short.
+    %rounds = arith.divui %nblk, %gx : index
+    %rest = arith.remui %nblk, %gx : index
+    %rpar = arith.andi %rounds, %c1 : index
+    %rodd = arith.cmpi ne, %rpar, %c0 : index
+    %gxl = arith.subi %gx, %c1 : index
+    %mirror = arith.subi %gxl, %bid : index
+    %slot = arith.select %rodd, %mirror, %bid : index
+    %inrest = arith.cmpi ult, %slot, %rest : index
+    %more1 = arith.select %inrest, %c1, %c0 : index
+    %nitemsx = arith.addi %rounds, %more1 : index
+//#else
     %left = arith.subi %nblk, %bid : index
     %nitemsx = arith.ceildivui %left, %gx : index
+//#endif
 //#endif
     %nitems = arith.index_cast %nitemsx : index to i32
 //#else

@@ -2,7 +2,7 @@
 // producer and by its consumers: batch %b, head %h (%hk of K and V), query
 // rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
 //#vars L2_BUDGET KV_ELT CAUSAL_OFFSET
-//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD MASK
+//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD MASK WORK_ORDER
     %kv0 = arith.index_castui %kv032 : i32 to index
 //#if PAIRED
     // Under a causal mask items come in groups of %S = 1 or 2 (%Slog32 = 0
@@ -18,6 +18,32 @@
     %tile32 = arith.addi %bid32, %istep : i32
 //#endif
     %tile = arith.index_castui %tile32 : i32 to index
+//#if WORK_ORDER
+    // The %item32-th position of this workgroup's snake in the work order
+    // after the key-range table's entries (attention_key_table.mlir): item
+    // bh MT + (query tile), which the reversal below turns back.
+    %wo_odd = arith.andi %item32, %i1 : i32
+    %wo_isodd = arith.cmpi ne, %wo_odd, %z32 : i32
+    %wo_gl = arith.subi %gx32, %i1 : i32
+    %wo_mir = arith.subi %wo_gl, %bid32 : i32
+    %wo_slot = arith.select %wo_isodd, %wo_mir, %bid32 : i32
+    %wo_r = arith.muli %item32, %gx32 : i32
+    %wo_pos32 = arith.addi %wo_r, %wo_slot : i32
+    %wo_pos = arith.index_castui %wo_pos32 : i32 to index
+    %wo_g = arith.constant 64 : index
+    %wo_c4 = arith.constant 4 : index
+    %wo_R = arith.ceildivui %M, %wo_g : index
+    %wo_BH = arith.muli %B, %Hq : index
+    %wo_e = arith.muli %wo_BH, %wo_R : index
+    %wo_base = arith.muli %wo_e, %wo_c4 : index
+    %wo_at = arith.addi %wo_base, %wo_pos : index
+    %wo_it32 = memref.load %keytab[%wo_at] : memref<?xi32>
+    %wo_it = arith.index_castui %wo_it32 : i32 to index
+    %bh = arith.divui %wo_it, %MT : index
+    %wo_mt = arith.remui %wo_it, %MT : index
+    %wo_last = arith.subi %MT, %c1 : index
+    %mt = arith.subi %wo_last, %wo_mt : index
+//#else
 //#if CAUSAL
 //#if PAIRED
     // A (batch, head)'s query tiles alternate long and short (the last, the
@@ -52,6 +78,7 @@
     // Query tiles of one (batch, head) are neighbours (they share its K, V).
     %mt = arith.remui %tile, %MT : index
     %bh = arith.divui %tile, %MT : index
+//#endif
 //#endif
     %h = arith.remui %bh, %Hq : index
     %b = arith.divui %bh, %Hq : index
