@@ -104,7 +104,10 @@ class Gemma2Softcap(torch.nn.Module):
         allowed = kv_idx <= q_idx
         if self.sliding_window is not None:
             allowed = allowed & (kv_idx > q_idx - self.sliding_window)
-        attention_mask = hf_eager_mask(allowed, query.dtype)[None, None]
+        return self.attend(query, key, value, hf_eager_mask(allowed, query.dtype)[None, None])
+
+    def attend(self, query, key, value, attention_mask):
+        """Gemma-2's eager_attention_forward given the 4-D float mask."""
         scaling = self.query_pre_attn_scalar ** -0.5
         key_states = repeat_kv(key, self.num_key_value_groups)
         value_states = repeat_kv(value, self.num_key_value_groups)
@@ -141,18 +144,7 @@ class Gemma2SoftcapPad(Gemma2Softcap):
         q_idx = torch.arange(M, device=query.device)[:, None]
         kv_idx = torch.arange(N, device=query.device)[None, :]
         allowed = (kv_idx <= q_idx)[None, None] & attention_mask.bool()[:, None, None, :]
-        causal_mask = hf_eager_mask(allowed, query.dtype)
-        scaling = self.query_pre_attn_scalar ** -0.5
-        key_states = repeat_kv(key, self.num_key_value_groups)
-        value_states = repeat_kv(value, self.num_key_value_groups)
-        attn_weights = torch.matmul(query, key_states.transpose(2, 3)) * scaling
-        attn_weights = attn_weights / self.softcap
-        attn_weights = torch.tanh(attn_weights)
-        attn_weights = attn_weights * self.softcap
-        attn_weights = attn_weights + causal_mask
-        attn_weights = F.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype)
-        attn_output = torch.matmul(attn_weights, value_states)
-        return attn_output.transpose(1, 2).contiguous()
+        return self.attend(query, key, value, hf_eager_mask(allowed, query.dtype))
 
 
 def args_gemma2_pad(dtype, B=2, M=24, D=64):
