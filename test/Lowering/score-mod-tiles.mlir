@@ -71,8 +71,12 @@ func.func @alibi(%q: tensor<1x4x100x64xf16>, %k: tensor<1x4x100x64xf16>, %v: ten
 // A table of relative positions: tiles on which the clamped position is
 // one value (the interval extension of the position, per tile) take the
 // tile-uniform copy, whose offsets read as 0 (one table read per thread);
-// the others read per score.
+// the others read per score. On the Hopper kernel the test covers the
+// rows of the thread's warp: its first row rounded down to 16, and 15 more.
 // CHECK-LABEL: func.func @relbias
+// CHECK: %[[W0:.*]] = arith.andi %{{.*}}, %c-16_i32 : i32
+// CHECK-NEXT: %[[WI:.*]] = arith.index_cast %[[W0]] : i32 to index
+// CHECK-NEXT: arith.addi %[[WI]], %c16{{.*}} : index
 // CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : i64
 // CHECK: scf.if %{{.*}} -> (vector<{{[0-9]+}}xf32>) {
 // CHECK-NEXT: arith.constant dense

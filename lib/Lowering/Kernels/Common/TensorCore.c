@@ -156,6 +156,9 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   faAttentionSetArgs(vars, k);
   faAttentionSetFunctionVars(vars, k);
   faTemplateVarsSetFlag(vars, "FUNCS", funcs);
+  /* A Hopper warp owns 16 consecutive rows (the wgmma accumulator's): the
+   * tile-uniform test of score_mod covers those, not the work item's. */
+  faTemplateVarsSetFlag(vars, "WARP_TILE_TEST", kind == FA_KERNEL_WGMMA);
   setCallArgs(vars, k);
   setFeatures(vars, k);
 }

@@ -11,7 +11,7 @@
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE WARP_TILE_TEST
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -70,19 +70,30 @@
 //#if MOD
       // score_mod on the fragment (attention_score_mod.mlir), on tiles it
       // maps uniformly (MOD_TILE: every integer it derives from the query
-      // and key is one value over rows [%m0, %m0 + BM) and keys [%n0, %n0 +
-      // BN)) through its copy that computes those once per thread.
+      // and key is one value over rows [%mt_m0, %mt_m0 + BM) and keys [%n0,
+      // %n0 + BN)) through its copy that computes those once per thread.
+      // (WARP_TILE_TEST: over the 16 rows of this thread's warp, from its
+      // first row rounded down; tiles near a relative-position table's
+      // diagonal are uniform for more warps than for the whole item.)
       %frow0x = arith.index_cast %row0i : i32 to index
       %fcol0x = arith.index_cast %colbase : i32 to index
 //#if MOD_TILE
-      %mt_bm = arith.constant {{BM}} : index
       %mt_bn = arith.constant {{BN}} : index
       %mt_c1 = arith.constant 1 : index
-      %mt_ie = arith.addi %m0, %mt_bm : index
+//#if WARP_TILE_TEST
+      %mt_bm = arith.constant 16 : index
+      %mt_mask = arith.constant -16 : i32
+      %mt_w0 = arith.andi %row0i, %mt_mask : i32
+      %mt_m0 = arith.index_cast %mt_w0 : i32 to index
+//#else
+      %mt_bm = arith.constant {{BM}} : index
+      %mt_m0 = arith.addi %m0, %c0 : index
+//#endif
+      %mt_ie = arith.addi %mt_m0, %mt_bm : index
       %mt_ihi = arith.subi %mt_ie, %mt_c1 : index
       %mt_je = arith.addi %n0, %mt_bn : index
       %mt_jhi = arith.subi %mt_je, %mt_c1 : index
-      %mt_uni = func.call @{{MOD_FN}}_tile_range(%b, %h, %m0, %mt_ihi, %n0, %mt_jhi{{CAPS}})
+      %mt_uni = func.call @{{MOD_FN}}_tile_range(%b, %h, %mt_m0, %mt_ihi, %n0, %mt_jhi{{CAPS}})
           : (index, index, index, index, index, index{{CAP_TYPES}}) -> i1
       %s3m = scf.if %mt_uni -> (!{{P}}sfrag) {
         %s3u = func.call @{{P}}mod_tile(%s3, %b, %h, %frow0x, %fcol0x{{CAPS}})
