@@ -63,8 +63,12 @@ done
 # max does not hold), also causal with lse in bf16 (hopper_17); on [B, S, H, D] tensors
 # (TMA maps of strided views), the persistent kernel with GQA and lse (bshd_0) and the
 # one-consumer kernel with kv_len (bshd_1).
+# Data masks on the persistent kernel (score-mod-gpu.mlir): documents straddling a work item's
+# two consumers (_14), ids repeating in runs (_15) and two rounds of the key-range table's work
+# order with GQA and a ragged last tile (_16).
 for c in ${FA_SAN_HOPPER:-hopper_0 hopper_1 hopper_3 hopper_4 hopper_5 hopper_10 hopper_15 \
-         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16 hopper_17 bshd_0 bshd_1}; do
+         hopper_11 hopper_12 hopper_13 hopper_14 hopper_16 hopper_17 bshd_0 bshd_1 \
+         score-mod-gpu_14 score-mod-gpu_15 score-mod-gpu_16}; do
   sanitize $c model_sm90a.so
 done
 echo "compute-sanitizer: $san_fail runs reported problems"

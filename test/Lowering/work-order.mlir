@@ -8,7 +8,8 @@
 // query tiles. Only where a Hopper kernel is persistent (head dims 65 to
 // 128): D = 64 keeps its table alone. GPU agreement and compute-sanitizer:
 // test/Integration/Inputs/score-mod-gpu.mlir (documents_straddle,
-// documents_repeat).
+// documents_repeat; documents_rounds: 160 work items, two rounds of the
+// snake, GQA, a ragged last tile).
 // RUN: fa-opt --split-input-file --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a})' %s | FileCheck %s
 
 // CHECK-LABEL: func.func private @fa_attention_0_keytable(

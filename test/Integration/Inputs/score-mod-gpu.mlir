@@ -370,3 +370,30 @@ func.func @documents_repeat(%q: tensor<1x2x700x128xbf16>, %k: tensor<1x2x700x128
       : (tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<1x2x700x128xbf16>, tensor<700xi32>) -> (tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>)
   return %o, %l : tensor<1x2x700x128xbf16>, tensor<1x2x700xf32>
 }
+
+// -----
+// Packed documents of 170 tokens, causal, GQA (8 query heads, 2 key/value
+// heads), D = 80 bf16, B = 2, N = 1200 (a ragged last query tile): 160
+// work items of 128 rows, more than an H100/H200 has SMs, so the
+// persistent Hopper kernel's workgroups take two rounds of the key-range
+// table's work order (attention_key_table.mlir), the second backwards.
+func.func private @doc170(%b: index, %h: index, %i: index, %j: index, %doc: tensor<1200xi32>) -> i1 {
+  %di = tensor.extract %doc[%i] : tensor<1200xi32>
+  %dj = tensor.extract %doc[%j] : tensor<1200xi32>
+  %r = arith.cmpi eq, %di, %dj : i32
+  return %r : i1
+}
+func.func @documents_rounds(%q: tensor<2x8x1200x80xbf16>, %k: tensor<2x2x1200x80xbf16>, %v: tensor<2x2x1200x80xbf16>) -> tensor<2x8x1200x80xbf16> {
+  %e0 = tensor.empty() : tensor<1200xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(n) -> (n)>], iterator_types = ["parallel"]} outs(%e0 : tensor<1200xi32>) {
+  ^bb0(%x: i32):
+    %n = linalg.index 0 : index
+    %c170 = arith.constant 170 : index
+    %d = arith.divui %n, %c170 : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<1200xi32>
+  %o = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.1118033989 : f32, causal_offset = 0 : i64, mask = @doc170}
+      : (tensor<2x8x1200x80xbf16>, tensor<2x2x1200x80xbf16>, tensor<2x2x1200x80xbf16>, tensor<1200xi32>) -> tensor<2x8x1200x80xbf16>
+  return %o : tensor<2x8x1200x80xbf16>
+}
