@@ -179,8 +179,7 @@ static bool dependsOnScore(MlirValue v, MlirValue score) {
 }
 
 /* Marks the ops of `entry` whose value depends on `score` (an op with
- * regions counts as dependent); returns nothing, the marks are removed by
- * allowContraction. A mask has no score: all its products may contract. */
+ * regions counts as dependent); allowContraction removes the marks. */
 static void markScoreDependent(MlirBlock entry, MlirValue score) {
   MlirContext ctx = mlirOperationGetContext(mlirBlockGetParentOperation(entry));
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
@@ -224,7 +223,8 @@ static void rewriteBody(MlirOperation clone, const FaAttentionKernel *k, const F
       faScoreIndicesRewrite(op, ix);
     op = next;
   }
-  /* score_mod's first argument is the score; a mask has none. */
+  /* score_mod's first argument is the score; a mask has none (all its
+   * products may contract). */
   MlirValue first = mlirBlockGetArgument(entry, 0);
   bool isMod = mlirTypeIsAF32(mlirValueGetType(first));
   if (isMod)
