@@ -348,6 +348,11 @@ static MlirOperation symbolTableAbove(MlirOperation op) {
   return (MlirOperation){NULL};
 }
 
+/* The match's softcap c * tanh(s / k) (or tanh(s * k)). */
+static FaIndexBiasSoftcap softcapOf(const FaAttentionMatch *m) {
+  return (FaIndexBiasSoftcap){m->softcapInnerMul, m->softcapInner, m->softcapOuter};
+}
+
 /* The functions a match needs (its softcap as score_mod), created as
  * func.func private in the symbol table above the root, with their names in
  * `attrs`; false (nothing created) where there is no such table or the text
@@ -466,11 +471,8 @@ static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
   faTextInit(&t);
   faTextAppend(&t, "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
                     "%%j: index) -> f32 {\n", fns->scoreMod);
-  faTextAppendF32Constant(&t, "k", m->softcapInner);
-  faTextAppendF32Constant(&t, "c", m->softcapOuter);
-  faTextAppend(&t, "  %%x = arith.%s %%s, %%k : f32\n", m->softcapInnerMul ? "mulf" : "divf");
-  faTextAppend(&t, "  %%t = math.tanh %%x : f32\n");
-  faTextAppend(&t, "  %%r = arith.mulf %%t, %%c : f32\n");
+  FaIndexBiasSoftcap cap = softcapOf(m);
+  faIndexBiasAppendSoftcap(&t, &cap, "s", "r");
   faTextAppend(&t, "  func.return %%r : f32\n}\n");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
   faTextDestroy(&t);
@@ -567,7 +569,7 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
  * by the caller) lists the source ops it read. */
 static bool biasAfterSoftcap(MlirRewriterBase rw, const FaAttentionMatch *m, MlirOperation attn,
                              MlirOperation table, FaIndexBiasProducers **producers) {
-  FaIndexBiasSoftcap cap = {m->softcapInnerMul, m->softcapInner, m->softcapOuter};
+  FaIndexBiasSoftcap cap = softcapOf(m);
   *producers = malloc(sizeof **producers);
   if (*producers && faIndexBiasToScoreModAfterSoftcap(rw, attn, table, &cap, *producers))
     return true;

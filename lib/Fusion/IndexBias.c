@@ -35,7 +35,7 @@
 enum {
   kMaxRank = FA_EXPR_MAX_RANK,
   kMaxMemo = 256,    /* tensors evaluated at some indices */
-  kMaxVisited = 256, /* source ops read through (erased once dead) */
+  kMaxVisited = FA_INDEX_BIAS_MAX_PRODUCERS, /* source ops read through (erased once dead) */
   kMaxLocals = 128,  /* values of one generic body */
   kMaxSmallTable = 65536,
   kMaxLinear = 32,   /* row-major positions of reshaped indices */
@@ -1033,6 +1033,17 @@ static bool capturesAreSmall(const Builder *b) {
  * the evaluated bias replaces. The clamp keeps the bias operand's domain
  * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
  * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
+void faIndexBiasAppendSoftcap(FaText *t, const FaIndexBiasSoftcap *softcap, const char *in,
+                              const char *out) {
+  faTextAppendF32Constant(t, "k", softcap->inner);
+  faTextAppendF32Constant(t, "c", softcap->outer);
+  faTextAppend(t,
+               "  %%x = arith.%s %%%s, %%k : f32\n"
+               "  %%t = math.tanh %%x : f32\n"
+               "  %%%s = arith.mulf %%t, %%c : f32\n",
+               softcap->innerMul ? "mulf" : "divf", in, out);
+}
+
 /* The function @NAME: s (or softcap(s)) + the bias, whose value the
  * placeholder %bias (the second op) stands for until buildBias. */
 static bool appendSkeleton(MlirOperation table, const char *name,
@@ -1045,15 +1056,8 @@ static bool appendSkeleton(MlirOperation table, const char *name,
                "  %%c0 = arith.constant 0 : index\n"
                "  %%bias = arith.constant 0.0 : f32\n",
                name, softcap ? "s0" : "s");
-  if (softcap) {
-    faTextAppendF32Constant(&t, "k", softcap->inner);
-    faTextAppendF32Constant(&t, "c", softcap->outer);
-    faTextAppend(&t,
-                 "  %%x = arith.%s %%s0, %%k : f32\n"
-                 "  %%t = math.tanh %%x : f32\n"
-                 "  %%s = arith.mulf %%t, %%c : f32\n",
-                 softcap->innerMul ? "mulf" : "divf");
-  }
+  if (softcap)
+    faIndexBiasAppendSoftcap(&t, softcap, "s0", "s");
   faTextAppend(&t,
                "  %%ninf = arith.constant 0xFF800000 : f32\n"
                "  %%low = arith.constant -2.300000e+38 : f32\n"
@@ -1284,7 +1288,7 @@ static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperat
     mlirOperationDestroy(fn);
   } else if (producers) {
     producers->n = 0;
-    for (int k = 0; k < b->numVisited && k < FA_INDEX_BIAS_MAX_PRODUCERS; ++k)
+    for (int k = 0; k < b->numVisited; ++k)
       producers->ops[producers->n++] = b->visited[k];
   } else {
     faEraseDeadOps(rewriter, b->visited, (size_t)b->numVisited, kDeadProducers);

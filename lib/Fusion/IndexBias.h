@@ -7,6 +7,8 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Rewrite.h"
 
+#include "Support/Text.h"
+
 #include <stdbool.h>
 
 /* Rewrites the fa.gridwise_attention `attn`, which has a bias operand, no
@@ -26,6 +28,12 @@ typedef struct {
   bool innerMul;
   double inner, outer;
 } FaIndexBiasSoftcap;
+
+/* Appends "  %OUT = c * tanh(%IN / k)" (or tanh(%IN * k)) as f32 ops, the
+ * constants %k and %c bit-exact: the softcap as fusion writes it into a
+ * score_mod (FuseAttention.c's, and this step's after-softcap form). */
+void faIndexBiasAppendSoftcap(FaText *t, const FaIndexBiasSoftcap *softcap, const char *in,
+                              const char *out);
 
 /* The source ops the step read through, erased by faIndexBiasEraseProducers
  * once the chain that used them is gone. */
