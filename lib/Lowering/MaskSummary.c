@@ -240,23 +240,23 @@ static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
 
 static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "  %%kt_g = arith.constant 64 : index\n"
-                  "  %%kt_0 = arith.constant 0 : index\n"
                   "  %%kt_4 = arith.constant 4 : index\n"
                   "  %%kt_r = arith.ceildivui %%M, %%kt_g : index\n"
                   "  %%kt_bh = arith.muli %%B, %%Hq : index\n"
-                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n"
-                  "  %%kt_e0 = arith.muli %%kt_bh, %%kt_r2 : index\n"
-                  "  %%kt_wr = arith.constant %d : index\n"
-                  "  %%kt_wt = arith.ceildivui %%M, %%kt_wr : index\n"
-                  "  %%kt_wn = arith.muli %%kt_bh, %%kt_wt : index\n"
-                  "  %%kt_wo = arith.constant %s\n"
-                  "  %%kt_wa = arith.select %%kt_wo, %%kt_wn, %%kt_0 : index\n"
-                  "  %%kt_e = arith.addi %%kt_e0, %%kt_wa : index\n"
-                  "  %%kt_w = gpu.wait async\n"
+                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n");
+  if (faAttentionUsesWorkOrder(k))
+    faTextAppend(t, "  %%kt_e0 = arith.muli %%kt_bh, %%kt_r2 : index\n"
+                    "  %%kt_wr = arith.constant %d : index\n"
+                    "  %%kt_wt = arith.ceildivui %%M, %%kt_wr : index\n"
+                    "  %%kt_wn = arith.muli %%kt_bh, %%kt_wt : index\n"
+                    "  %%kt_e = arith.addi %%kt_e0, %%kt_wn : index\n",
+                 (int)FA_WORK_ORDER_ROWS);
+  else
+    faTextAppend(t, "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n");
+  faTextAppend(t, "  %%kt_w = gpu.wait async\n"
                   "  %%keytab, %%kt_a = gpu.alloc async [%%kt_w] (%%kt_e) : memref<?xi32>\n"
                   "  gpu.wait [%%kt_a]\n"
-                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", (int)FA_WORK_ORDER_ROWS,
-               faAttentionUsesWorkOrder(k) ? "true" : "false", k->name);
+                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_VALUES);
   faTextAppend(t, ") {no_inline} : (index, index, index, index");
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
