@@ -29,14 +29,15 @@ else
            test/Integration/Inputs/split-keys.mlir \
            test/Integration/Inputs/hopper.mlir test/Integration/Inputs/bshd.mlir \
            test/Fusion/layouts.mlir test/Integration/Inputs/score-mod-gpu.mlir \
-           test/Fusion/softcap.mlir; do
+           test/Fusion/softcap.mlir test/Fusion/fill-in-score-mod.mlir; do
   split $f $T/$(basename $f .mlir); done
   cp examples/attention_*.mlir $T/
   for m in bert_layer gpt2_block llama_block; do
     cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
     cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
   done
-  for f in test/Models/half_*.mlir test/Models/mask_gemma2_softcap_pad_f32.*.mlir; do
+  for f in test/Models/half_*.mlir test/Models/mask_gemma2_softcap_pad_f32.*.mlir \
+           test/Models/mask_alibi_bloom_f32.*.mlir; do
     cp $f $T/model_$(basename $f)
   done
   python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1

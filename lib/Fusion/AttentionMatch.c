@@ -36,6 +36,10 @@ static const char *const kNotDominant =
     "(masked keys would keep weight in the source; -inf or the lowest value "
     "of the scores' type would not)";
 
+static const char *const kUnboundedBias =
+    "a mask with a finite fill is combined with a bias fusion cannot bound "
+    "(masked scores might keep weight in the source)";
+
 /* A fill at most this (once scaled) masks: see MaskFill. */
 static const double kMaskValue = -1.0e4;
 
@@ -1970,9 +1974,10 @@ static const char *checkFiniteMask(FaAttentionMatch *m) {
     return "a mask with a finite fill is combined with another mask (rows they "
            "mask together would differ)";
   Range bias = {0, 0};
-  if (m->bias && !m->biasIsMask && !rangeOfExpr(m, m->bias, m->scores, 0, &bias))
-    return "a mask with a finite fill is combined with a bias fusion cannot bound "
-           "(masked scores might keep weight in the source)";
+  if (m->bias && !m->biasIsMask && !rangeOfExpr(m, m->bias, m->scores, 0, &bias)) {
+    m->fillInScoreMod = !m->fillAdded && !m->biasAfterFill;
+    return m->fillInScoreMod ? NULL : kUnboundedBias;
+  }
   /* Masks come after a softcap (matchSoftcap): the scores they see lie in
    * [-c, c] (tanh rounds to at most 1 in any type). */
   double s = m->softcap ? fmin(scoreBound(m), m->softcapOuter) : scoreBound(m);
@@ -3109,6 +3114,11 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   TRY_MATCH(faAttentionCheckClampLowest(m));
   if (m->lseRoot.ptr && (m->sinks.ptr || m->scoresViewed))
     return "a log-sum-exp beside sinks or scores read through a batch view is not fused";
+  /* score_mod's select is the scores' whole mask (FuseAttention.c): nothing
+   * else may read the mask or come between it and the softmax. */
+  if (m->fillInScoreMod && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
+                            m->zeroRowsAll || m->numSelectMasks > 1))
+    return kUnboundedBias;
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
   faBatchViewsFoldHeads(m);

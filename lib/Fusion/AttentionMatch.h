@@ -53,6 +53,12 @@ typedef struct FaAttentionMatch {
   bool addedFillsAsBias;    /* an added finite fill's tensor is a bias, not a
                                mask (where the mask's dominance is unproven) */
   bool biasAfterFill;       /* the bias is added after a finite fill */
+  /* A finite fill replaces scores that include a bias fusion cannot bound
+   * (BLOOM: masked_fill(causal, finfo.min) of alibi + q.k): the fill is not
+   * a mask then (where the bias is the fill itself, visible scores tie with
+   * it), so score_mod computes select(visible, s + bias, fill) on every
+   * pair (IndexBias.c), the op with neither causal_offset nor mask. */
+  bool fillInScoreMod;
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
                                softmax (null: none) */

@@ -297,7 +297,7 @@ static MlirValue buildFused(MlirRewriterBase rw, MlirBlock block,
       .sinks = m->sinks};
   MlirValue rootOut = mlirOperationGetResult(m->root, 0);
   FaAttentionAttrs attrs = {.scale = (float)m->scale,
-                            .causal = m->causal,
+                            .causal = m->causal && !m->fillInScoreMod,
                             .causalOffset = m->causalOffset,
                             .withLse = m->lseRoot.ptr != NULL,
                             .kTransposed = m->kTransposed};
@@ -362,15 +362,10 @@ typedef struct {
   MlirOperation table;
 } FusedFunctions;
 
-/* The mask function: the conjunction of the match's index compares (or its
- * negation), in index arithmetic. */
-static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
+/* Appends the ops computing the match's mask formula (true: visible) from
+ * %i and %j in index arithmetic; `result` gets its value's name. */
+static void appendMaskFormula(const FaAttentionMatch *m, FaText *t, char result[16]) {
   static const char *const kPred[6] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
-  faModuleUniqueSymbol(fns->table, "fa_mask", fns->mask, sizeof fns->mask);
-  FaText t;
-  faTextInit(&t);
-  faTextAppend(&t, "func.func private @%s(%%b: index, %%h: index, %%i: index, %%j: index) "
-                   "-> i1 {\n", fns->mask);
   /* Terms whose node is still a compare (the causal one became true). */
   bool live[FA_MASK_MAX_TERMS] = {false};
   for (int n = 0; n < m->numMaskNodes; ++n)
@@ -379,12 +374,12 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
   for (int k = 0; k < m->numMaskTerms; ++k) {
     if (!live[k])
       continue;
-    faTextAppend(&t, "  %%ci%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].ci);
-    faTextAppend(&t, "  %%cj%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].cj);
-    faTextAppend(&t, "  %%k%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].k);
-    faTextAppend(&t, "  %%xi%d = arith.muli %%ci%d, %%i : index\n", k, k);
-    faTextAppend(&t, "  %%xj%d = arith.muli %%cj%d, %%j : index\n", k, k);
-    faTextAppend(&t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
+    faTextAppend(t, "  %%ci%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].ci);
+    faTextAppend(t, "  %%cj%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].cj);
+    faTextAppend(t, "  %%k%d = arith.constant %lld : index\n", k, (long long)m->maskTerms[k].k);
+    faTextAppend(t, "  %%xi%d = arith.muli %%ci%d, %%i : index\n", k, k);
+    faTextAppend(t, "  %%xj%d = arith.muli %%cj%d, %%j : index\n", k, k);
+    faTextAppend(t, "  %%e%d = arith.addi %%xi%d, %%xj%d : index\n", k, k, k);
     /* Quotients floor((x + o) / d): divui where x + o >= 0 (indices are). */
     char e[16];
     snprintf(e, sizeof e, "e%d", k);
@@ -395,21 +390,21 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
       const char *x = side ? "j" : "i";
       if (!q)
         continue;
-      faTextAppend(&t, "  %%d%s%d = arith.constant %lld : index\n", x, k, (long long)d);
-      faTextAppend(&t, "  %%q%s%d = arith.constant %lld : index\n", x, k, (long long)q);
+      faTextAppend(t, "  %%d%s%d = arith.constant %lld : index\n", x, k, (long long)d);
+      faTextAppend(t, "  %%q%s%d = arith.constant %lld : index\n", x, k, (long long)q);
       if (o) {
-        faTextAppend(&t, "  %%o%s%d = arith.constant %lld : index\n", x, k, (long long)o);
-        faTextAppend(&t, "  %%p%s%d = arith.addi %%%s, %%o%s%d : index\n", x, k, x, x, k);
+        faTextAppend(t, "  %%o%s%d = arith.constant %lld : index\n", x, k, (long long)o);
+        faTextAppend(t, "  %%p%s%d = arith.addi %%%s, %%o%s%d : index\n", x, k, x, x, k);
       }
       char p[16];
       snprintf(p, sizeof p, o ? "p%s%d" : "%s", x, k);
-      faTextAppend(&t, "  %%f%s%d = arith.%s %%%s, %%d%s%d : index\n", x, k,
+      faTextAppend(t, "  %%f%s%d = arith.%s %%%s, %%d%s%d : index\n", x, k,
                    o >= 0 ? "divui" : "floordivsi", p, x, k);
-      faTextAppend(&t, "  %%g%s%d = arith.muli %%q%s%d, %%f%s%d : index\n", x, k, x, k, x, k);
-      faTextAppend(&t, "  %%e%d%s = arith.addi %%%s, %%g%s%d : index\n", k, x, e, x, k);
+      faTextAppend(t, "  %%g%s%d = arith.muli %%q%s%d, %%f%s%d : index\n", x, k, x, k, x, k);
+      faTextAppend(t, "  %%e%d%s = arith.addi %%%s, %%g%s%d : index\n", k, x, e, x, k);
       snprintf(e, sizeof e, "e%d%s", k, x);
     }
-    faTextAppend(&t, "  %%t%d = arith.cmpi %s, %%%s, %%k%d : index\n", k,
+    faTextAppend(t, "  %%t%d = arith.cmpi %s, %%%s, %%k%d : index\n", k,
                  kPred[m->maskTerms[k].pred], e, k);
   }
   /* The formula's nodes in order (children come first); a term's node is
@@ -428,28 +423,67 @@ static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
       continue;
     }
     if (!haveTrue && (kind != FA_MASK_AND && kind != FA_MASK_OR)) {
-      faTextAppend(&t, "  %%true = arith.constant true\n");
+      faTextAppend(t, "  %%true = arith.constant true\n");
       haveTrue = true;
     }
     if (kind == FA_MASK_TRUE)
       snprintf(names[n], sizeof names[n], "true");
     else if (kind == FA_MASK_NOT)
-      faTextAppend(&t, "  %%n%d = arith.xori %%%s, %%true : i1\n", n, names[a]);
+      faTextAppend(t, "  %%n%d = arith.xori %%%s, %%true : i1\n", n, names[a]);
     else {
       if (!haveTrue && (!strcmp(names[a], "true") || !strcmp(names[b], "true"))) {
-        faTextAppend(&t, "  %%true = arith.constant true\n");
+        faTextAppend(t, "  %%true = arith.constant true\n");
         haveTrue = true;
       }
-      faTextAppend(&t, "  %%n%d = arith.%s %%%s, %%%s : i1\n", n,
+      faTextAppend(t, "  %%n%d = arith.%s %%%s, %%%s : i1\n", n,
                    kind == FA_MASK_AND ? "andi" : "ori", names[a], names[b]);
     }
   }
-  faTextAppend(&t, "  func.return %%%s : i1\n}\n", names[m->numMaskNodes - 1]);
+  memcpy(result, names[m->numMaskNodes - 1], 16);
+}
+
+/* The mask function: the conjunction of the match's index compares (or its
+ * negation), in index arithmetic. */
+static bool buildMaskFunction(const FaAttentionMatch *m, FusedFunctions *fns) {
+  faModuleUniqueSymbol(fns->table, "fa_mask", fns->mask, sizeof fns->mask);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t, "func.func private @%s(%%b: index, %%h: index, %%i: index, %%j: index) "
+                   "-> i1 {\n", fns->mask);
+  char visible[16];
+  appendMaskFormula(m, &t, visible);
+  faTextAppend(&t, "  func.return %%%s : i1\n}\n", visible);
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(fns->table, &t));
   faTextDestroy(&t);
   if (!ok)
     fns->mask[0] = 0;
   return ok;
+}
+
+/* Appends the ops computing whether key j is visible to query i: the
+ * match's causal condition `j <= i + offset` and its mask formula, either or
+ * both (a finite fill in score_mod); `result` gets the value's name. */
+static void appendVisible(const FaAttentionMatch *m, FaText *t, char result[16]) {
+  char formula[16] = "";
+  if (m->numMaskTerms)
+    appendMaskFormula(m, t, formula);
+  snprintf(result, 16, "%s", formula);
+  if (!m->causal)
+    return;
+  const char *limit = "i";
+  if (m->causalOffset) {
+    faTextAppend(t,
+                 "  %%coffset = arith.constant %lld : index\n"
+                 "  %%climit = arith.addi %%i, %%coffset : index\n",
+                 (long long)m->causalOffset);
+    limit = "climit";
+  }
+  faTextAppend(t, "  %%causal = arith.cmpi sle, %%j, %%%s : index\n", limit);
+  snprintf(result, 16, "causal");
+  if (formula[0]) {
+    faTextAppend(t, "  %%visible = arith.andi %%causal, %%%s : i1\n", formula);
+    snprintf(result, 16, "visible");
+  }
 }
 
 static void eraseFunctions(FusedFunctions *fns);
@@ -461,7 +495,8 @@ static bool buildFunctions(const FaAttentionMatch *m, FusedFunctions *fns) {
     return true;
   if (mlirOperationIsNull(fns->table))
     return false;
-  if (m->numMaskTerms && !buildMaskFunction(m, fns))
+  /* A finite fill in score_mod: the mask is computed there (IndexBias.c). */
+  if (m->numMaskTerms && !m->fillInScoreMod && !buildMaskFunction(m, fns))
     return false;
   /* A bias after the softcap: score_mod is built with it (IndexBias.c). */
   if (!m->softcap || m->biasAfterSoftcap)
@@ -565,13 +600,23 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
 }
 
 /* The fused op `attn` (in place, the source chain still there) with its
- * bias moved into score_mod after the match's softcap; `*producers` (owned
- * by the caller) lists the source ops it read. */
-static bool biasAfterSoftcap(MlirRewriterBase rw, const FaAttentionMatch *m, MlirOperation attn,
-                             MlirOperation table, FaIndexBiasProducers **producers) {
+ * bias moved into score_mod, after the match's softcap or under its mask
+ * with a finite fill; `*producers` (owned by the caller) lists the source
+ * ops it read. */
+static bool biasInScoreMod(MlirRewriterBase rw, const FaAttentionMatch *m, MlirOperation attn,
+                           MlirOperation table, FaIndexBiasProducers **producers) {
   FaIndexBiasSoftcap cap = softcapOf(m);
+  FaText visible;
+  char name[16] = "";
+  faTextInit(&visible);
+  if (m->fillInScoreMod)
+    appendVisible(m, &visible, name);
+  FaIndexBiasForm form = {m->biasAfterSoftcap ? &cap : NULL,
+                          m->fillInScoreMod ? visible.data : NULL, name, m->fillMax};
   *producers = malloc(sizeof **producers);
-  if (*producers && faIndexBiasToScoreModAfterSoftcap(rw, attn, table, &cap, *producers))
+  bool ok = *producers && faIndexBiasToScoreModIn(rw, attn, table, &form, *producers);
+  faTextDestroy(&visible);
+  if (ok)
     return true;
   free(*producers);
   *producers = NULL;
@@ -638,14 +683,18 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   /* A bias added after the softcap goes into score_mod, after it, where the
    * kernel can compute it; else nothing changes. */
   FaIndexBiasProducers *producers = NULL;
-  if (m->biasAfterSoftcap && !biasAfterSoftcap(rw, m, attn, fns.table, &producers)) {
+  bool inScoreMod = m->biasAfterSoftcap || m->fillInScoreMod;
+  if (inScoreMod && !biasInScoreMod(rw, m, attn, fns.table, &producers)) {
     for (int i = numMoved - 1; i >= 0; --i)
       mlirOperationDestroy(moved[i]);
     eraseFunctions(&fns);
     *refused = true;
-    faTextAppend(why, "a bias is added after the softcap and is not one the kernel can "
-                      "compute from the indices and small tables (the op adds its bias "
-                      "before score_mod)");
+    faTextAppend(why, m->biasAfterSoftcap
+                          ? "a bias is added after the softcap and is not one the kernel can "
+                            "compute from the indices and small tables (the op adds its bias "
+                            "before score_mod)"
+                          : "a mask's finite fill replaces scores that include a bias, and "
+                            "score_mod cannot read that bias");
     return false;
   }
   /* One list: an op may be in both, and must be erased once; the root is
@@ -675,7 +724,11 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   if (producers) {
     faIndexBiasEraseProducers(rw, producers);
     free(producers);
-    faTextAppend(why, " (its softcap and the bias after it computed in the kernel as score_mod)");
+    faTextAppend(why, m->biasAfterSoftcap
+                          ? " (its softcap and the bias after it computed in the kernel as "
+                            "score_mod)"
+                          : " (its mask's finite fill and the bias computed in the kernel as "
+                            "score_mod, every key tile visited)");
     return true;
   }
   /* A bias computed from the indices and small tables moves into the

@@ -813,20 +813,21 @@ static void delinearize(Builder *b, Scalar lin, int n, const int64_t *sizes, Sca
     idx[k] = sizes[k] == 1 ? b->zero : comps[c++];
 }
 
-/* tosa.reshape of static shapes: the dims in groups of equal products, each
- * group's indices linearized over the result's sizes and delinearized over
- * the source's. */
-static bool readTosaReshape(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
-                            Scalar *out) {
+/* A reshape (tosa.reshape, tensor.expand_shape or collapse_shape) of
+ * static shapes: the dims in groups of equal products, each group's indices
+ * linearized over the result's sizes and delinearized over the source's. */
+static bool readStaticReshape(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
+                              Scalar *out) {
   MlirValue src = mlirOperationGetOperand(def, 0);
   MlirType st = mlirValueGetType(src), rt = mlirValueGetType(t);
-  if (!mlirTypeIsARankedTensor(st) || !mlirShapedTypeHasStaticShape(st) ||
-      !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(st) > kMaxRank)
-    return false;
-  visit(b, faValueGetDefiningOp(mlirOperationGetOperand(def, 1)));
+  if (faOpIsA(def, "tosa.reshape"))
+    visit(b, faValueGetDefiningOp(mlirOperationGetOperand(def, 1)));
   int8_t dims[kMaxRank];
   if (faUnitReshapeGetSourceDims(def, t, dims))
     return readUnitReshape(b, def, t, idx, out);
+  if (!mlirTypeIsARankedTensor(st) || !mlirShapedTypeHasStaticShape(st) ||
+      !mlirShapedTypeHasStaticShape(rt) || mlirShapedTypeGetRank(st) > kMaxRank)
+    return false;
   int sr = (int)mlirShapedTypeGetRank(st), rr = (int)mlirShapedTypeGetRank(rt);
   int64_t ss[kMaxRank], rs[kMaxRank];
   for (int d = 0; d < sr; ++d)
@@ -898,7 +899,7 @@ static bool readTosaTile(Builder *b, MlirOperation def, MlirValue t, const Scala
 static bool readTosa(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx,
                      Scalar *out) {
   if (faOpIsA(def, "tosa.reshape"))
-    return readTosaReshape(b, def, t, idx, out);
+    return readStaticReshape(b, def, t, idx, out);
   if (faOpIsA(def, "tosa.tile"))
     return readTosaTile(b, def, t, idx, out);
   if (faOpIsA(def, "tosa.gather"))
@@ -969,7 +970,7 @@ static bool readOp(Builder *b, MlirOperation def, MlirValue t, const Scalar *idx
     return in.ptr && readTensor(b, in, inIdx, out);
   }
   if (faOpIsA(def, "tensor.expand_shape") || faOpIsA(def, "tensor.collapse_shape"))
-    return readUnitReshape(b, def, t, idx, out);
+    return readStaticReshape(b, def, t, idx, out);
   if (isTensorArith(def))
     return readTensorArith(b, def, idx, out);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
@@ -1029,10 +1030,6 @@ static bool capturesAreSmall(const Builder *b) {
   return true;
 }
 
-/* The skeleton: `s + clamp(bias)`, the bias a placeholder constant that
- * the evaluated bias replaces. The clamp keeps the bias operand's domain
- * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
- * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
 void faIndexBiasAppendSoftcap(FaText *t, const FaIndexBiasSoftcap *softcap, const char *in,
                               const char *out) {
   faTextAppendF32Constant(t, "k", softcap->inner);
@@ -1044,10 +1041,18 @@ void faIndexBiasAppendSoftcap(FaText *t, const FaIndexBiasSoftcap *softcap, cons
                softcap->innerMul ? "mulf" : "divf", in, out);
 }
 
-/* The function @NAME: s (or softcap(s)) + the bias, whose value the
- * placeholder %bias (the second op) stands for until buildBias. */
-static bool appendSkeleton(MlirOperation table, const char *name,
-                           const FaIndexBiasSoftcap *softcap) {
+/* The lowest value the kernels take from score_mod as a finite score (the
+ * bias operand's domain, docs/dialect.md, is -FLT_MAX / log2(e)). */
+static const double kLowestScore = -2.3e38;
+
+/* The skeleton, the function @NAME: `s + clamp(bias)` (or softcap(s) +
+ * clamp(bias)), the bias a placeholder constant (%bias, the second op) that
+ * buildBias replaces by the evaluated bias; where `form` has a visibility,
+ * the fill where it is false. The clamp keeps the bias operand's domain
+ * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
+ * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
+static bool appendSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form) {
+  const FaIndexBiasSoftcap *softcap = form ? form->softcap : NULL;
   FaText t;
   faTextInit(&t);
   faTextAppend(&t,
@@ -1060,12 +1065,21 @@ static bool appendSkeleton(MlirOperation table, const char *name,
     faIndexBiasAppendSoftcap(&t, softcap, "s0", "s");
   faTextAppend(&t,
                "  %%ninf = arith.constant 0xFF800000 : f32\n"
-               "  %%low = arith.constant -2.300000e+38 : f32\n"
+               "  %%low = arith.constant %e : f32\n"
                "  %%isninf = arith.cmpf oeq, %%bias, %%ninf : f32\n"
                "  %%max = arith.maximumf %%bias, %%low : f32\n"
                "  %%clamped = arith.select %%isninf, %%ninf, %%max : f32\n"
-               "  %%r = arith.addf %%s, %%clamped : f32\n"
-               "  func.return %%r : f32\n}\n");
+               "  %%r = arith.addf %%s, %%clamped : f32\n",
+               kLowestScore);
+  const char *result = "r";
+  if (form && form->visible) {
+    faTextAppend(&t, "%s", form->visible);
+    faTextAppendF32Constant(&t, "fill", isinf(form->fill) ? form->fill
+                                                          : fmax(form->fill, kLowestScore));
+    faTextAppend(&t, "  %%rv = arith.select %%%s, %%r, %%fill : f32\n", form->visibleName);
+    result = "rv";
+  }
+  faTextAppend(&t, "  func.return %%%s : f32\n}\n", result);
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;
@@ -1244,12 +1258,12 @@ static const char *const kDeadProducers[] = {"tensor.empty", "linalg.fill", "ari
 /* The rewrite of faIndexBiasToScoreMod (and of its softcap variant): the
  * producers read through are erased where they died, or listed. */
 static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
-                       const FaIndexBiasSoftcap *softcap, FaIndexBiasProducers *producers) {
+                       const FaIndexBiasForm *form, FaIndexBiasProducers *producers) {
   if (mlirOperationIsNull(attn) || mlirOperationIsNull(table) || !isCandidate(attn))
     return false;
   char name[64];
   faModuleUniqueSymbol(table, "fa_bias", name, sizeof name);
-  if (!appendSkeleton(table, name, softcap))
+  if (!appendSkeleton(table, name, form))
     return false;
   MlirOperation fn = lookup(table, name);
   if (mlirOperationIsNull(fn))
@@ -1259,7 +1273,7 @@ static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperat
     return false;
   b->ctx = mlirOperationGetContext(attn);
   b->loc = mlirOperationGetLocation(attn);
-  b->anyBias = softcap != NULL;
+  b->anyBias = form != NULL;
   MlirValue bias = faGridwiseAttentionGetBias(attn);
   if (!buildBias(b, fn, bias)) {
     eraseWrappers(b);
@@ -1302,10 +1316,9 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
   return toScoreMod(rewriter, attn, table, NULL, NULL);
 }
 
-bool faIndexBiasToScoreModAfterSoftcap(MlirRewriterBase rewriter, MlirOperation attn,
-                                       MlirOperation table, const FaIndexBiasSoftcap *softcap,
-                                       FaIndexBiasProducers *producers) {
-  return softcap && producers && toScoreMod(rewriter, attn, table, softcap, producers);
+bool faIndexBiasToScoreModIn(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
+                             const FaIndexBiasForm *form, FaIndexBiasProducers *producers) {
+  return form && producers && toScoreMod(rewriter, attn, table, form, producers);
 }
 
 void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers) {

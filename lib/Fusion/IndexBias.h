@@ -43,12 +43,26 @@ typedef struct {
   int n;
 } FaIndexBiasProducers;
 
-/* As faIndexBiasToScoreMod with score_mod `softcap(s) + bias(b, h, i, j)`,
- * while the source chain still uses the bias's producers: they are listed
- * in `producers`, not erased. */
-bool faIndexBiasToScoreModAfterSoftcap(MlirRewriterBase rewriter, MlirOperation attn,
-                                       MlirOperation table, const FaIndexBiasSoftcap *softcap,
-                                       FaIndexBiasProducers *producers);
+/* What score_mod computes around the bias, besides `s + bias(b, h, i, j)`:
+ * `softcap` (or null) caps s first (Gemma-2's padding mask, added after its
+ * softcap); `visible` (or null) is text defining the i1 value `%NAME`
+ * (`visibleName`) from %b, %h, %i, %j (names with a digit, or coffset,
+ * climit, causal, visible), and score_mod returns `fill` where it is false
+ * (a finite fill replacing scores that include the bias: BLOOM's
+ * masked_fill(finfo.min) of alibi + q.k), clamped into the bias's domain as
+ * the bias is. */
+typedef struct {
+  const FaIndexBiasSoftcap *softcap;
+  const char *visible, *visibleName;
+  double fill;
+} FaIndexBiasForm;
+
+/* As faIndexBiasToScoreMod with score_mod of the form `form`, while the
+ * source chain still uses the bias's producers: they are listed in
+ * `producers`, not erased. The bias may be only data, of any size (there is
+ * no dense bias operand to keep instead). */
+bool faIndexBiasToScoreModIn(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
+                             const FaIndexBiasForm *form, FaIndexBiasProducers *producers);
 
 /* Erases the listed producers that nothing uses any more. */
 void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers);

@@ -3,9 +3,10 @@
 // (constants, iotas, conversions), the triangle keeps key 0 of every row, and the
 // fill dominates every visible score (checkFiniteMask), so it acts as -inf: the op
 // takes causal_offset = 0 and the bias, which it computes from the indices and
-// the slopes (a capture) as its score_mod (test/Fusion/index-bias.mlir). A bias
-// fusion cannot bound (a function argument) keeps the finite causal mask from
-// combining with it.
+// the slopes (a capture) as its score_mod (test/Fusion/index-bias.mlir). Beside
+// a bias fusion cannot bound (a function argument, uitofp's huge values) the
+// fill is no mask (a bias of finfo.min ties with it): score_mod computes the
+// source's select on every pair, no causal_offset (test/Fusion/fill-in-score-mod.mlir).
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
@@ -77,8 +78,8 @@ func.func @alibi_causal_lowest(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32
 // -----
 
 // CHECK-LABEL: func.func @arg_bias_causal_lowest
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a mask with a finite fill is combined with a bias fusion cannot bound
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @fa_bias_0}
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its mask's finite fill and the bias computed in the kernel as score_mod, every key tile visited)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #h = affine_map<(d0, d1, d2, d3) -> (d1)>
 func.func @arg_bias_causal_lowest(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %bias: tensor<1x2x8x8xf32>) -> tensor<1x2x8x16xf32> {
@@ -186,10 +187,12 @@ func.func @steep_bias_causal_lowest(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x1
 
 // -----
 
-// uitofp reads the negative relative positions as huge values: no bound (refused).
+// uitofp reads the negative relative positions as huge values: no bound, so the
+// fill stays a select in score_mod.
 // CHECK-LABEL: func.func @unsigned_rel_causal_lowest
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a mask with a finite fill is combined with a bias fusion cannot bound
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @fa_bias_0}
+// CHECK: arith.uitofp
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its mask's finite fill and the bias computed in the kernel as score_mod, every key tile visited)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #h = affine_map<(d0, d1, d2, d3) -> (d1)>
 func.func @unsigned_rel_causal_lowest(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {

@@ -99,10 +99,14 @@ func.func @clip_mask_views(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: t
 
 // BLOOM's own fill: finfo.min replacing scores that include the (unbounded)
 // ALiBi input; where a bias of finfo.min makes every visible score of a row
-// finfo.min, the source averages V over the masked keys too.
+// finfo.min, the source averages V over the masked keys too, so the fill is
+// score_mod's select on every pair (no causal_offset), the [B*H, 1, N] alibi
+// its capture read at (b * H + h, 0, j) through the batch split (B = 1: h).
 // CHECK-LABEL: func.func @bloom_alibi_views_lowest
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a mask with a finite fill is combined with a bias fusion cannot bound
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 2.500000e-01 : f32, score_mod = @[[MOD:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[MOD]](%{{.*}}: f32, %{{.*}}: index, %[[H:.*]]: index, %{{.*}}: index, %[[J:.*]]: index, %[[A:.*]]: tensor<4x1x8xf32>)
+// CHECK: tensor.extract %[[A]][%[[H]], %{{.*}}, %[[J]]]
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (its mask's finite fill and the bias computed in the kernel as score_mod, every key tile visited)
 func.func @bloom_alibi_views_lowest(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>, %alibi: tensor<4x1x8xf32>) -> tensor<4x8x16xf32> {
   %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %sh0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
