@@ -18,6 +18,9 @@
  * Kernels use it to visit only key tiles that may be visible (a binary
  * search: the mask's "may" over keys [0, x] grows with x) and to skip the
  * mask on tiles it must keep whole (Kernels/Common/attention_key_range.mlir).
+ * Where they read the key-range table, its copy @NAME_mask_row_range reads
+ * a capture at one point (a query's document id) exactly: the kernels' row
+ * test of mixed tiles (attention_scores.mlir).
  * docs/lowering.md, "Block sparsity". */
 #include "Lowering/AttentionKernel.h"
 #include "Support/Builders.h"
@@ -46,7 +49,8 @@ typedef struct {
   const FaAttentionKernel *k;
   Slot slots[MAX_SLOTS];
   int numSlots, tmp;
-  bool failed; /* too many values */
+  bool failed;     /* too many values */
+  bool pointReads; /* a read at one point is that element, not its tile's summary */
 } Range;
 
 static const Slot *lookup(const Range *r, MlirValue v) {
@@ -564,6 +568,40 @@ static int tableRead(Range *r, int s, const char *k, int ea, int eb) {
   return m;
 }
 
+/* Where the last index is one point too (`lo` == `hi`), the element at
+ * `at` (the indices' clamped lows, i64; 0 where not `k`) in place of the
+ * summary's [`mn`, `mx`] (renamed to the selections): exact where a kernel
+ * asks about one query. The load is unconditional, at an index in bounds,
+ * so that it may be hoisted out of a key loop. */
+static void pointRead(Range *r, intptr_t capture, int rank, char at[][32], const char *lo,
+                      const char *hi, const char *k, char mn[32], char mx[32]) {
+  int n = fresh(r);
+  for (int d = 0; d < rank; ++d)
+    faTextAppend(r->t,
+                 "  %%t%d_s%d = arith.select %s, %s, %%z : i64\n"
+                 "  %%t%d_i%d = arith.index_cast %%t%d_s%d : i64 to index\n",
+                 n, d, k, at[d], n, d, n, d);
+  faTextAppend(r->t, "  %%t%d_v = memref.load %%cap%ld[", n, (long)capture);
+  for (int d = 0; d < rank; ++d)
+    faTextAppend(r->t, "%s%%t%d_i%d", d ? ", " : "", n, d);
+  faTextAppend(r->t, "] : ");
+  faAttentionAppendCaptureType(r->t, r->k, capture);
+  MlirType elt = mlirShapedTypeGetElementType(mlirValueGetType(r->k->captures[capture]));
+  unsigned w = mlirIntegerTypeGetWidth(elt);
+  if (w == 64)
+    faTextAppend(r->t, "\n  %%t%d_x = arith.addi %%t%d_v, %%z : i64\n", n, n);
+  else
+    faTextAppend(r->t, "\n  %%t%d_x = arith.%s %%t%d_v : i%u to i64\n", n,
+                 w == 1 ? "extui" : "extsi", n, w);
+  faTextAppend(r->t,
+               "  %%t%d_pt = arith.cmpi eq, %s, %s : i64\n"
+               "  %%t%d_mn = arith.select %%t%d_pt, %%t%d_x, %s : i64\n"
+               "  %%t%d_mx = arith.select %%t%d_pt, %%t%d_x, %s : i64\n",
+               n, lo, hi, n, n, n, mn, n, n, n, mx);
+  snprintf(mn, 32, "%%t%d_mn", n);
+  snprintf(mx, 32, "%%t%d_mx", n);
+}
+
 /* tensor.extract %cap[x0, .., xn] of a summarized capture: where every index
  * is known and the leading ones are one point after clamping, [min, max] of
  * the two runs of the summary that cover the last index's interval (an i1:
@@ -582,10 +620,11 @@ static void ruleExtract(Range *r, MlirOperation op, MlirValue res) {
     defineUnknown(r, res);
     return;
   }
-  char k[32] = "%true", row[32] = "%z", lo[32], hi[32], dim[32], a[32];
+  char k[32] = "%true", row[32] = "%z", lo[32], hi[32], dim[32], a[32], at[8][32];
   for (intptr_t d = 0; d < rank; ++d) {
     IntNames x = intNames(lookup(r, mlirOperationGetOperand(op, d + 1)));
     clampedIndex(r, capture, (int)d, &x, lo, hi, dim, k);
+    memcpy(at[d], lo, sizeof at[d]);
     if (d + 1 == rank)
       break;
     tname(a, emit2(r, "arith.cmpi eq,", lo, hi, "i64"));
@@ -603,6 +642,8 @@ static void ruleExtract(Range *r, MlirOperation op, MlirValue res) {
   char mn[32], mx[32];
   snprintf(mn, sizeof mn, "%%t%d_0", m);
   snprintf(mx, sizeof mx, "%%t%d_1x", m);
+  if (r->pointReads && rank <= 8)
+    pointRead(r, capture, (int)rank, at, lo, hi, k, mn, mx);
   if (!isBool(et)) {
     defineInt(r, res, mn, mx, k);
     return;
@@ -872,13 +913,14 @@ static MlirOperation transformFunction(Range *r, MlirOperation fn, intptr_t firs
   return ret;
 }
 
-const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKernel *k) {
-  if (mlirOperationIsNull(k->maskFn))
-    return NULL;
+/* @NAME_SUFFIX: the mask's interval function (reads at one point exact
+ * where `pointReads`). */
+static const char *appendMaskRange(MlirOperation module, const FaAttentionKernel *k,
+                                   const char *suffix, bool pointReads) {
   FaText t;
   faTextInit(&t);
-  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
-  MlirOperation ret = transformFunction(&r, k->maskFn, 0, "mask_range", true, "(i1, i1)");
+  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false, pointReads};
+  MlirOperation ret = transformFunction(&r, k->maskFn, 0, suffix, true, "(i1, i1)");
   const Slot *out = mlirOperationIsNull(ret) ? NULL : lookup(&r, mlirOperationGetOperand(ret, 0));
   if (r.failed || !out || out->kind != V_BOOL) {
     faTextDestroy(&t);
@@ -888,6 +930,17 @@ const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKe
   MlirLogicalResult ok = faModuleAppendParsed(module, &t);
   faTextDestroy(&t);
   return mlirLogicalResultIsSuccess(ok) ? NULL : "the mask's interval function did not parse";
+}
+
+/* @NAME_mask_range, and where the kernel reads the key-range table (whose
+ * mixed tiles it tests row by row) @NAME_mask_row_range. */
+const char *faAttentionAppendMaskRange(MlirOperation module, const FaAttentionKernel *k) {
+  if (mlirOperationIsNull(k->maskFn))
+    return NULL;
+  const char *why = appendMaskRange(module, k, "mask_range", false);
+  if (!why && faAttentionUsesKeyTable(k))
+    why = appendMaskRange(module, k, "mask_row_range", true);
+  return why;
 }
 
 /* --- the test of score_mod's tile-uniform copy ------------------------------
@@ -949,7 +1002,7 @@ const char *faAttentionAppendModTileRange(MlirOperation module, const FaAttentio
     return NULL;
   FaText t;
   faTextInit(&t);
-  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false};
+  Range r = {&t, k, {{{NULL}, V_OTHER, 0}}, 0, 0, false, false};
   transformFunction(&r, k->modFn, 1, "mod_tile_range", false, "i1");
   Uniform u[MAX_SLOTS];
   int n = 0;

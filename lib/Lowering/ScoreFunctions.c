@@ -341,6 +341,7 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
   faTemplateVarsSetFlag(vars, "MOD_TILE", faAttentionModIsTiled(k));
   faTemplateVarsSetFlag(vars, "KEY_TABLE", faAttentionUsesKeyTable(k));
   faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
+  faTemplateVarsSet(vars, "ROW_RANGE_FN", "%s_mask_row_range", name);
   static const char *const kNames[2][3] = {{"CAPS", "CAP_TYPES", "CAP_PARAMS"},
                                             {"RANGE_CAPS", "RANGE_CAP_TYPES", NULL}};
   static const FaCapturesText kForms[3] = {FA_CAPTURES_VALUES, FA_CAPTURES_TYPES,

@@ -11,6 +11,7 @@
 // (%row0i, %col0i, %scols, %nvalid, %b, %h with MASK or MOD, the captures,
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
+//#vars ROW_RANGE_FN NR R_ROWS S_ROW_STAT
 //#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE WARP_TILE_TEST
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
@@ -148,6 +149,36 @@
       %s3f = scf.if %tm_skip -> (!{{P}}sfrag) {
         scf.yield %s3m : !{{P}}sfrag
       } else {
+//#if KEY_TABLE
+        // Row by row: the mask's interval extension at each of this
+        // thread's rows (one query: the captures read there exactly) over
+        // the tile's keys. Rows it must show whole or hides whole need no
+        // per-score test; only tiles where some row's keys change (a
+        // document's start inside the tile) are masked per score.
+        %rt_c1 = arith.constant 1 : index
+        %rt_jhi = arith.subi %tm_je, %rt_c1 : index
+        %rt_rows = arith.constant dense<[{{R_ROWS}}]> : vector<{{NR}}xi32>
+        %rt_none = arith.constant dense<false> : vector<{{NR}}xi1>
+        %rt_true = arith.constant true
+        %rt:2 = affine.for %ri = 0 to {{NR}} iter_args(%rt_ok = %rt_true, %rt_sv = %rt_none)
+            -> (i1, vector<{{NR}}xi1>) {
+          %rt_ro = vector.extract %rt_rows[%ri] : i32 from vector<{{NR}}xi32>
+          %rt_r = arith.addi %row0i, %rt_ro : i32
+          %rt_rx = arith.index_cast %rt_r : i32 to index
+          %rt_may, %rt_must = func.call @{{ROW_RANGE_FN}}(%b, %h, %rt_rx, %rt_rx, %n0, %rt_jhi{{RANGE_CAPS}})
+              : (index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
+          %rt_hidden = arith.xori %rt_may, %rt_true : i1
+          %rt_known = arith.ori %rt_must, %rt_hidden : i1
+          %rt_ok2 = arith.andi %rt_ok, %rt_known : i1
+          %rt_sv2 = vector.insert %rt_must, %rt_sv[%ri] : i1 into vector<{{NR}}xi1>
+          affine.yield %rt_ok2, %rt_sv2 : i1, vector<{{NR}}xi1>
+        }
+        %s3r = scf.if %rt#0 -> (!{{P}}sfrag) {
+          %rt_show = vector.shuffle %rt#1, %rt#1 [{{S_ROW_STAT}}] : vector<{{NR}}xi1>, vector<{{NR}}xi1>
+          %rt_s = arith.select %rt_show, %s3m, %ninfs : vector<{{NS}}xi1>, !{{P}}sfrag
+          scf.yield %rt_s : !{{P}}sfrag
+        } else {
+//#endif
         %s3k = affine.for %fi = 0 to {{NS}} iter_args(%fv = %s3m) -> (!{{P}}sfrag) {
           %frofs = vector.extract %frows[%fi] : i32 from !{{P}}sidx
           %fcofs = vector.extract %scols[%fi] : i32 from !{{P}}sidx
@@ -161,7 +192,13 @@
           %fn = vector.insert %fy, %fv[%fi] : f32 into !{{P}}sfrag
           affine.yield %fn : !{{P}}sfrag
         }
+//#if KEY_TABLE
         scf.yield %s3k : !{{P}}sfrag
+        }
+        scf.yield %s3r : !{{P}}sfrag
+//#else
+        scf.yield %s3k : !{{P}}sfrag
+//#endif
       }
 //#else
       %s3f = arith.addf %s3m, %fnegz : !{{P}}sfrag
