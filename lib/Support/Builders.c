@@ -269,10 +269,29 @@ static MlirWalkResult collectCallTo(MlirOperation op, void *userData) {
   if (!faOpIsA(op, "func.call"))
     return MlirWalkResultAdvance;
   MlirStringRef callee = mlirFlatSymbolRefAttrGetValue(faOpGetAttr(op, "callee"));
+  /* Once, even where a name is listed twice (two functions of one name,
+   * left by a lowering that failed halfway). */
   for (size_t i = 0; i < c->numNames; ++i)
-    if (mlirStringRefEqual(callee, mlirStringRefCreateFromCString(c->names[i])))
+    if (mlirStringRefEqual(callee, mlirStringRefCreateFromCString(c->names[i]))) {
       faOpListAppend(&c->calls, op);
+      break;
+    }
   return MlirWalkResultAdvance;
+}
+
+/* Whether `fn` is a function with a body that `call` can be inlined from:
+ * as many arguments as the call has operands, results as it has. (After a
+ * lowering that failed halfway, a call may name a declaration or a function
+ * of another signature: it stays a call, the error already reported.) */
+static bool callMatches(MlirOperation call, MlirOperation fn) {
+  if (mlirOperationIsNull(fn) || mlirOperationGetNumRegions(fn) != 1)
+    return false;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
+  if (mlirBlockIsNull(entry) || mlirBlockGetNumArguments(entry) != mlirOperationGetNumOperands(call))
+    return false;
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  return !mlirOperationIsNull(ret) &&
+         mlirOperationGetNumOperands(ret) == mlirOperationGetNumResults(call);
 }
 
 void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_t numNames) {
@@ -286,7 +305,9 @@ void faModuleInlineCallsTo(MlirOperation module, const char *const *names, size_
     for (size_t i = 0; i < c.calls.size; ++i) {
       MlirStringRef callee =
           mlirFlatSymbolRefAttrGetValue(faOpGetAttr(c.calls.ops[i], "callee"));
-      faCallInline(c.calls.ops[i], mlirSymbolTableLookup(table, callee));
+      MlirOperation fn = mlirSymbolTableLookup(table, callee);
+      if (callMatches(c.calls.ops[i], fn))
+        faCallInline(c.calls.ops[i], fn);
     }
     faOpListDestroy(&c.calls);
     if (!found)
