@@ -159,6 +159,9 @@ void faTensorCoreSetCommon(FaTemplateVars *vars, const FaAttentionKernel *k,
   /* A Hopper warp owns 16 consecutive rows (the wgmma accumulator's): the
    * tile-uniform test of score_mod covers those, not the work item's. */
   faTemplateVarsSetFlag(vars, "WARP_TILE_TEST", kind == FA_KERNEL_WGMMA);
+  /* The row test of a data mask's mixed tiles (attention_scores.mlir): the
+   * Hopper kernel's (measured there; the mma.sync kernels spill with it). */
+  faTemplateVarsSetFlag(vars, "ROW_TEST", kind == FA_KERNEL_WGMMA && faAttentionUsesKeyTable(k));
   setCallArgs(vars, k);
   setFeatures(vars, k);
 }

@@ -12,7 +12,7 @@
 // and the bias / causal constants).
 //#vars P NS BIAS_ELT S_ROWS MASK_FN MOD_FN CAPS CAP_TYPES RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BM BN
 //#vars ROW_RANGE_FN NR R_ROWS S_ROW_STAT
-//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE WARP_TILE_TEST
+//#flags BIAS BIAS_F32 PRESCALE CAUSAL MASK MOD MOD_TILE FUNCS KEY_TABLE WARP_TILE_TEST ROW_TEST
       // Scores in the log2 domain: S * scale * log2(e) (+ bias * log2(e)).
       %n0i = arith.index_cast %n0 : index to i32
       %colbase = arith.addi %n0i, %col0i : i32
@@ -149,8 +149,9 @@
       %s3f = scf.if %tm_skip -> (!{{P}}sfrag) {
         scf.yield %s3m : !{{P}}sfrag
       } else {
-//#if KEY_TABLE
-        // Row by row: the mask's interval extension at each of this
+//#if ROW_TEST
+        // Row by row (the Hopper kernel with the key-range table; the
+        // mma.sync kernels spill with it): the mask's interval extension at each of this
         // thread's rows (one query: the captures read there exactly) over
         // the tile's keys. Rows it must show whole or hides whole need no
         // per-score test; only tiles where some row's keys change (a
@@ -192,7 +193,7 @@
           %fn = vector.insert %fy, %fv[%fi] : f32 into !{{P}}sfrag
           affine.yield %fn : !{{P}}sfrag
         }
-//#if KEY_TABLE
+//#if ROW_TEST
         scf.yield %s3k : !{{P}}sfrag
         }
         scf.yield %s3r : !{{P}}sfrag
