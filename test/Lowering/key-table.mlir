@@ -9,6 +9,19 @@
 // RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm})' %s | FileCheck %s --check-prefix=MMA
 // RUN: fa-opt --fa-lower-attention %s | FileCheck %s --check-prefix=CPU
 // RUN: fa-opt --pass-pipeline='builtin.module(fa-to-nvvm{chip=sm_90a})' %s | FileCheck %s --check-prefix=BIN
+// RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm-sm90a})' %s | FileCheck %s --check-prefix=ROW
+// RUN: fa-opt --pass-pipeline='builtin.module(fa-lower-attention{target=nvvm})' %s | FileCheck %s --check-prefix=MMAROW
+
+// The Hopper kernel's row test of mixed tiles: each row's id read at the row
+// itself (the interval extension's exact point read, an i64 bound); the
+// mma.sync kernel has no row test (it masks such tiles per score, comparing
+// the i32 ids).
+// ROW-LABEL: func.func private @fa_attention_0_main(
+// ROW: %[[ID:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<?xi32, strided<[1], offset: ?>>
+// ROW-NEXT: arith.extsi %[[ID]] : i32 to i64
+// MMAROW-LABEL: func.func private @fa_attention_0_main(
+// MMAROW-NOT: arith.extsi %{{.*}} : i32 to i64
+// MMAROW: func.func private @fa_attention_0(
 
 // The table's kernel: one thread per (batch, head, 64 rows), four entries each.
 // CHECK: func.func private @fa_attention_0_keytable(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: memref<?xi32, {{.*}}>, %{{.*}}: memref<?xi64>, %[[TAB:.*]]: memref<?xi32>)
