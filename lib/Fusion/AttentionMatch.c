@@ -36,6 +36,11 @@ static const char *const kNotDominant =
     "(masked keys would keep weight in the source; -inf or the lowest value "
     "of the scores' type would not)";
 
+static const char *const kHalfBias =
+    "a bias or fill is added to the scores in f16/bf16 and may be large: the "
+    "source's sum rounds or saturates there (fully masked rows average V), the "
+    "op adds in f32";
+
 static const char *const kUnboundedBias =
     "a mask with a finite fill is combined with a bias fusion cannot bound "
     "(masked scores might keep weight in the source)";
@@ -2004,9 +2009,7 @@ static const char *checkHalfBias(FaAttentionMatch *m, MlirType addType) {
   if (!m->biasIsMask && rangeOfExpr(m, m->bias, m->scores, 0, &r) && r.lo >= -limit &&
       r.hi <= limit)
     return NULL;
-  return "a bias or fill is added to the scores in f16/bf16 and may be large: the "
-         "source's sum rounds or saturates there (fully masked rows average V), the "
-         "op adds in f32";
+  return kHalfBias;
 }
 
 /* Whether `e` (a node of a bias computed inside the scores' generic) is
@@ -2223,17 +2226,26 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
         return "a bias or mask is added before the softcap (the source caps it)";
       FaExpr *before = m->bias;
       int termsBefore = m->numMaskTerms;
+      bool first = !before && !termsBefore && !m->causal && !m->kvLen && !m->finiteMask &&
+                   !m->clampLowest && !m->numSelectMasks;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
-      if (m->bias != before)
-        TRY_MATCH(checkHalfBias(m, narrower(x->type, m->roundedTo)));
+      if (m->bias != before) {
+        const char *why = checkHalfBias(m, narrower(x->type, m->roundedTo));
+        if (why && !first)
+          return why;
+        /* The first thing done to the scores before the softmax: score_mod
+         * adds it as the source does (checked whole in matchChain). */
+        if (why) {
+          m->halfBiasAdd = narrower(x->type, m->roundedTo);
+          m->halfAddInHalf = mlirTypeEqual(m->halfBiasAdd, x->type);
+        }
+      }
       /* A finite fill of a mask function added in f16/bf16: as a bias there
        * (the sum rounds and saturates). */
       MlirType addType = narrower(x->type, m->roundedTo);
       if (m->numMaskTerms != termsBefore && m->maskFiniteFill &&
           (mlirTypeIsAF16(addType) || mlirTypeIsABF16(addType)))
-        return "a bias or fill is added to the scores in f16/bf16 and may be large: the "
-               "source's sum rounds or saturates there (fully masked rows average V), the "
-               "op adds in f32";
+        return kHalfBias;
       x = x->ops[si];
       break;
     }
@@ -3119,6 +3131,12 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   if (m->fillInScoreMod && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
                             m->zeroRowsAll || m->numSelectMasks > 1))
     return kUnboundedBias;
+  /* A half add in score_mod is the scores' only modification but the scale. */
+  if (m->halfBiasAdd.ptr && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
+                             m->zeroRowsAll || m->numSelectMasks || m->causal || m->kvLen ||
+                             m->numMaskTerms || m->finiteMask || m->lseRoot.ptr ||
+                             m->fillInScoreMod))
+    return kHalfBias;
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));
   faBatchViewsFoldHeads(m);
@@ -3131,12 +3149,14 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   return NULL;
 }
 
-/* An added finite fill that cannot stand for -inf (its dominance unproven)
- * is what the source adds: the additive tensor becomes the bias (exact). */
+/* An added finite fill that cannot stand for -inf (its dominance unproven),
+ * or that is added in f16/bf16 (it rounds and overflows there), is what the
+ * source adds: the additive tensor becomes the bias (exact; in f16/bf16
+ * score_mod adds it in that type). */
 const char *faAttentionMatch(MlirOperation op, FaAttentionMatch *m,
                              bool *isCandidate) {
   const char *why = matchChain(op, m, isCandidate, false);
-  if (why == kNotDominant && m->fillAdded)
+  if ((why == kNotDominant && m->fillAdded) || why == kHalfBias)
     why = matchChain(op, m, isCandidate, true);
   return why;
 }

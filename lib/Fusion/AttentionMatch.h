@@ -59,6 +59,14 @@ typedef struct FaAttentionMatch {
    * it), so score_mod computes select(visible, s + bias, fill) on every
    * pair (IndexBias.c), the op with neither causal_offset nor mask. */
   bool fillInScoreMod;
+  /* The sum of the scores and the bias is rounded to this half type (f16/bf16)
+   * and the bias may be large (checkHalfBias): the source's sum rounds or
+   * overflows there, so score_mod computes it so, `extf(truncf(s) + bias)` in
+   * that type (or `extf(truncf(s + bias))` for an f32 add rounded after;
+   * IndexBias.c), where it is the scores' only modification but the scale
+   * (null: no such sum). */
+  MlirType halfBiasAdd;
+  bool halfAddInHalf;       /* that add is in the half type (else in f32, rounded after) */
   MlirType roundedTo;       /* the narrowest float type the scores are rounded
                                to between the point the walk reached and the
                                softmax (null: none) */

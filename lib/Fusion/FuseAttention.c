@@ -612,7 +612,8 @@ static bool biasInScoreMod(MlirRewriterBase rw, const FaAttentionMatch *m, MlirO
   if (m->fillInScoreMod)
     appendVisible(m, &visible, name);
   FaIndexBiasForm form = {m->biasAfterSoftcap ? &cap : NULL,
-                          m->fillInScoreMod ? visible.data : NULL, name, m->fillMax};
+                          m->fillInScoreMod ? visible.data : NULL, name, m->fillMax,
+                          m->halfBiasAdd, m->halfAddInHalf};
   *producers = malloc(sizeof **producers);
   bool ok = *producers && faIndexBiasToScoreModIn(rw, attn, table, &form, *producers);
   faTextDestroy(&visible);
@@ -683,7 +684,7 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   /* A bias added after the softcap goes into score_mod, after it, where the
    * kernel can compute it; else nothing changes. */
   FaIndexBiasProducers *producers = NULL;
-  bool inScoreMod = m->biasAfterSoftcap || m->fillInScoreMod;
+  bool inScoreMod = m->biasAfterSoftcap || m->fillInScoreMod || m->halfBiasAdd.ptr;
   if (inScoreMod && !biasInScoreMod(rw, m, attn, fns.table, &producers)) {
     for (int i = numMoved - 1; i >= 0; --i)
       mlirOperationDestroy(moved[i]);
@@ -693,13 +694,16 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
                           ? "a bias is added after the softcap and is not one the kernel can "
                             "compute from the indices and small tables (the op adds its bias "
                             "before score_mod)"
-                          : "a mask's finite fill replaces scores that include a bias, and "
-                            "score_mod cannot read that bias");
+                      : m->fillInScoreMod
+                          ? "a mask's finite fill replaces scores that include a bias, and "
+                            "score_mod cannot read that bias"
+                          : "a bias or fill is added to the scores in f16/bf16 and may be "
+                            "large, and score_mod cannot read that bias to add it in that type");
     return false;
   }
   /* One list: an op may be in both, and must be erased once; the root is
    * erased by the replacement, and its operands' producers join the list. */
-  MlirOperation all[3 * FA_MATCH_MAX_OPS];
+  MlirOperation all[3 * FA_MATCH_MAX_OPS + FA_INDEX_BIAS_MAX_PRODUCERS];
   MlirOperation parent = mlirOperationGetParentOperation(m->root);
   size_t n = 0;
   for (int i = 0; i < m->numChain + m->numMaybeDead; ++i)
@@ -712,6 +716,10 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
       addOperandProducer(all, &n, parent, m, mlirOperationGetOperand(replaced[r], i));
   for (int t = 0; t < 3; ++t)
     addErasable(all, &n, parent, m, folded.inputs[t]);
+  /* The bias's producers that score_mod read: one list with the chain's, as
+   * an op may be in both (the bias's own ops are the chain's too). */
+  for (int k = 0; producers && k < producers->n; ++k)
+    addErasable(all, &n, parent, m, producers->ops[k]);
   if (m->lseRoot.ptr)
     mlirRewriterBaseReplaceOpWithValues(rw, m->lseRoot, 1, &lse);
   if (folded.output.ptr) { /* O's transpose is replaced; the root dies with it */
@@ -722,13 +730,15 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   }
   faEraseDeadOps(rw, all, n, kDeadOps);
   if (producers) {
-    faIndexBiasEraseProducers(rw, producers);
     free(producers);
     faTextAppend(why, m->biasAfterSoftcap
                           ? " (its softcap and the bias after it computed in the kernel as "
                             "score_mod)"
-                          : " (its mask's finite fill and the bias computed in the kernel as "
-                            "score_mod, every key tile visited)");
+                      : m->fillInScoreMod
+                          ? " (its mask's finite fill and the bias computed in the kernel as "
+                            "score_mod, every key tile visited)"
+                          : " (the scores plus its bias in f16/bf16 as the source adds them, "
+                            "computed in the kernel as score_mod, every key tile visited)");
     return true;
   }
   /* A bias computed from the indices and small tables moves into the

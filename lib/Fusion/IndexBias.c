@@ -1051,6 +1051,45 @@ static const double kLowestScore = -2.3e38;
  * the fill where it is false. The clamp keeps the bias operand's domain
  * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
  * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
+/* The half form's skeleton: the sum rounded as the source rounds it, the
+ * placeholder %bias of the bias's own type `biasType` (f32 or `half`). */
+static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form,
+                               MlirType biasType) {
+  const char *h = mlirTypeIsAF16(form->half) ? "f16" : "bf16";
+  bool biasHalf = mlirTypeEqual(biasType, form->half);
+  FaText t;
+  faTextInit(&t);
+  faTextAppend(&t,
+               "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+               "%%j: index) -> f32 {\n"
+               "  %%c0 = arith.constant 0 : index\n"
+               "  %%bias = arith.constant 0.0 : %s\n",
+               name, biasHalf ? h : "f32");
+  if (form->addInHalf) {
+    faTextAppend(&t, "  %%sh = arith.truncf %%s : f32 to %s\n", h);
+    if (biasHalf)
+      faTextAppend(&t, "  %%rh = arith.addf %%sh, %%bias : %s\n", h);
+    else
+      faTextAppend(&t,
+                   "  %%bh = arith.truncf %%bias : f32 to %s\n"
+                   "  %%rh = arith.addf %%sh, %%bh : %s\n",
+                   h, h);
+  } else {
+    if (biasHalf)
+      faTextAppend(&t,
+                   "  %%bf = arith.extf %%bias : %s to f32\n"
+                   "  %%sum = arith.addf %%s, %%bf : f32\n",
+                   h);
+    else
+      faTextAppend(&t, "  %%sum = arith.addf %%s, %%bias : f32\n");
+    faTextAppend(&t, "  %%rh = arith.truncf %%sum : f32 to %s\n", h);
+  }
+  faTextAppend(&t, "  %%r = arith.extf %%rh : %s to f32\n  func.return %%r : f32\n}\n", h);
+  bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
+  faTextDestroy(&t);
+  return ok;
+}
+
 static bool appendSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form) {
   const FaIndexBiasSoftcap *softcap = form ? form->softcap : NULL;
   FaText t;
@@ -1126,7 +1165,7 @@ static void eraseUnused(MlirBlock entry) {
 
 /* Evaluates the op's bias at (b, h, i, j) into `fn` (the skeleton): a unit
  * dim of the bias is read at 0. False where anything is not understood. */
-static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
+static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias, MlirType half) {
   MlirRegion body = mlirOperationGetRegion(fn, 0);
   b->entry = mlirRegionGetFirstBlock(body);
   MlirOperation c0 = mlirBlockGetFirstOperation(b->entry);
@@ -1147,7 +1186,11 @@ static bool buildBias(Builder *b, MlirOperation fn, MlirValue bias) {
       (!b->anyBias && (!b->readsIndex || !capturesAreSmall(b))))
     return false;
   MlirType et = elementTypeOf(bias), f32 = mlirF32TypeGet(b->ctx);
-  if (!mlirTypeEqual(et, f32)) {
+  if (half.ptr) {
+    /* The skeleton takes the bias in its own type, f32 or that half. */
+    if (!mlirTypeEqual(et, half) && !mlirTypeEqual(et, f32))
+      return false;
+  } else if (!mlirTypeEqual(et, f32)) {
     if (!mlirTypeIsAF16(et) && !mlirTypeIsABF16(et))
       return false;
     /* As the kernels extend a half bias operand. */
@@ -1263,7 +1306,9 @@ static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperat
     return false;
   char name[64];
   faModuleUniqueSymbol(table, "fa_bias", name, sizeof name);
-  if (!appendSkeleton(table, name, form))
+  MlirType biasType = elementTypeOf(faGridwiseAttentionGetBias(attn));
+  if (!(form && form->half.ptr ? appendHalfSkeleton(table, name, form, biasType)
+                               : appendSkeleton(table, name, form)))
     return false;
   MlirOperation fn = lookup(table, name);
   if (mlirOperationIsNull(fn))
@@ -1275,7 +1320,7 @@ static bool toScoreMod(MlirRewriterBase rewriter, MlirOperation attn, MlirOperat
   b->loc = mlirOperationGetLocation(attn);
   b->anyBias = form != NULL;
   MlirValue bias = faGridwiseAttentionGetBias(attn);
-  if (!buildBias(b, fn, bias)) {
+  if (!buildBias(b, fn, bias, form ? form->half : (MlirType){NULL})) {
     eraseWrappers(b);
     mlirOperationDestroy(fn);
     free(b);
@@ -1319,9 +1364,4 @@ bool faIndexBiasToScoreMod(MlirRewriterBase rewriter, MlirOperation attn,
 bool faIndexBiasToScoreModIn(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
                              const FaIndexBiasForm *form, FaIndexBiasProducers *producers) {
   return form && producers && toScoreMod(rewriter, attn, table, form, producers);
-}
-
-void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers) {
-  if (producers)
-    faEraseDeadOps(rewriter, producers->ops, (size_t)producers->n, kDeadProducers);
 }

@@ -35,8 +35,8 @@ typedef struct {
 void faIndexBiasAppendSoftcap(FaText *t, const FaIndexBiasSoftcap *softcap, const char *in,
                               const char *out);
 
-/* The source ops the step read through, erased by faIndexBiasEraseProducers
- * once the chain that used them is gone. */
+/* The source ops the step read through, for the caller to erase once the
+ * chain that used them is gone (with the chain's ops: one may be in both). */
 enum { FA_INDEX_BIAS_MAX_PRODUCERS = 256 };
 typedef struct {
   MlirOperation ops[FA_INDEX_BIAS_MAX_PRODUCERS];
@@ -55,6 +55,11 @@ typedef struct {
   const FaIndexBiasSoftcap *softcap;
   const char *visible, *visibleName;
   double fill;
+  /* Null, or the half type (f16/bf16) the source rounds the sum to: score_mod
+   * is then `extf(truncf(s) + truncf(bias))`, the sum in that type (it rounds
+   * and overflows as the source's), or `extf(truncf(s + bias))`. */
+  MlirType half;
+  bool addInHalf; /* the sum in `half` (else in f32, rounded to `half` after) */
 } FaIndexBiasForm;
 
 /* As faIndexBiasToScoreMod with score_mod of the form `form`, while the
@@ -63,8 +68,5 @@ typedef struct {
  * no dense bias operand to keep instead). */
 bool faIndexBiasToScoreModIn(MlirRewriterBase rewriter, MlirOperation attn, MlirOperation table,
                              const FaIndexBiasForm *form, FaIndexBiasProducers *producers);
-
-/* Erases the listed producers that nothing uses any more. */
-void faIndexBiasEraseProducers(MlirRewriterBase rewriter, const FaIndexBiasProducers *producers);
 
 #endif

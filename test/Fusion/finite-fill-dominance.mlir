@@ -4,15 +4,20 @@
 // (1500 * (j - i) reaches +10500 there) would give the masked keys most of the
 // weight in the source: refused. A bias added in f16 may saturate (f16's lowest
 // added to f16 scores makes every score of a masked row -65504, so the row
-// averages V) while the op adds in f32: refused unless fusion bounds it within
-// +-64; a small constant bias fuses and agrees. Roundings after the mask count
+// averages V, or -inf where the score is below -16): where fusion does not bound
+// it within +-64 and it is the scores' only modification, score_mod adds it in
+// f16 as the source does, `extf(truncf(s) + bias)`, on every key tile (an input
+// bias, a padding select of f16's lowest: both agree, the latter at input scale
+// 3, where masked rows saturate and overflow); a small constant bias fuses as an
+// f32 bias and agrees. Roundings after the mask count
 // as the softmax sees the scores: the lowest f32 rounded to f16 is -inf (an
 // exact mask: fully masked rows are NaN in the source, exempt), and a bias
 // added in f32 but rounded to f16 before the softmax is an f16 sum.
 // RUN: fa-opt --split-input-file --fa-fuse-attention %s | FileCheck %s
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-5: 1 agree, 0 disagree, 0 could not run
+// RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
+// AGREE-COUNT-6: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @causal_fill_1e4_then_steep_bias
 // CHECK-NOT: fa.gridwise_attention
@@ -55,8 +60,13 @@ func.func @causal_fill_1e4_then_steep_bias(%q: tensor<8x4xf32>, %kt: tensor<4x8x
 // -----
 
 // CHECK-LABEL: func.func @f16_add_mask_arg
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a bias or fill is added to the scores in f16/bf16 and may be large
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {k_transposed, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 1.000000e+00 : f32, score_mod = @[[MOD:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[MOD]](%[[S:.*]]: f32,
+// CHECK: %[[B:.*]] = tensor.extract %{{.*}} : tensor<8x8xf16>
+// CHECK: %[[SH:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK: %[[R:.*]] = arith.addf %[[SH]], %[[B]] : f16
+// CHECK: arith.extf %[[R]] : f16 to f32
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (the scores plus its bias in f16/bf16 as the source adds them, computed in the kernel as score_mod, every key tile visited)
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @f16_add_mask_arg(%q: tensor<8x4xf16>, %kt: tensor<4x8xf16>, %v: tensor<8x4xf16>, %mask: tensor<8x8xf16>) -> tensor<8x4xf16> {
   %z = arith.constant 0.0 : f16
@@ -145,9 +155,15 @@ func.func @lowest_rounded_to_f16(%q: tensor<1x1x2x4xf32>, %k: tensor<1x1x3x4xf32
 
 // -----
 
+// A bias added in f32, the sum rounded to f16 before the softmax: score_mod adds
+// in f32 and rounds after, as the source does.
 // CHECK-LABEL: func.func @bias_rounded_to_f16
-// CHECK-NOT: fa.gridwise_attention
-// WHY: remark: fa-fuse-attention: not fused: a bias or fill is added to the scores in f16/bf16 and may be large
+// CHECK: "fa.gridwise_attention"(%arg0, %arg1, %arg2, %arg3) {{.*}}score_mod = @[[MOD:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[MOD]](%[[S:.*]]: f32,
+// CHECK: %[[SUM:.*]] = arith.addf %[[S]], %{{.*}} : f32
+// CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK: arith.extf %[[R]] : f16 to f32
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (the scores plus its bias in f16/bf16 as the source adds them, computed in the kernel as score_mod, every key tile visited)
 func.func @bias_rounded_to_f16(%q: tensor<1x1x2x4xf32>, %k: tensor<1x1x3x4xf32>, %v: tensor<1x1x3x4xf32>, %bias: tensor<1x3xf32>) -> tensor<1x1x2x4xf32> {
   %c1 = arith.constant 0.000000000e+00 : f32
   %e2 = tensor.empty() : tensor<1x1x2x3xf32>
@@ -183,4 +199,43 @@ func.func @bias_rounded_to_f16(%q: tensor<1x1x2x4xf32>, %k: tensor<1x1x3x4xf32>,
     linalg.yield %b32 : f32
   } -> tensor<1x1x2x4xf32>
   return %g33 : tensor<1x1x2x4xf32>
+}
+
+// -----
+
+// A padding of f16's lowest added to the f16 scores: select(p > 0.8, 0, -65504),
+// keys kept with probability 0.1 (fa-check's inputs in [-1, 1]), so that many
+// rows are masked entirely: the source's f16 sums there are all -65504 (the
+// row averages V); an f32 sum would weigh those keys by exp(s) instead.
+// CHECK-LABEL: func.func @f16_pad_lowest
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {{.*}}score_mod = @[[MOD:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[MOD]](
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f16
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f16
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (the scores plus its bias in f16/bf16 as the source adds them, computed in the kernel as score_mod, every key tile visited)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f16_pad_lowest(%q: tensor<8x4xf16>, %kt: tensor<4x8xf16>, %v: tensor<8x4xf16>, %pad: tensor<8x8xf16>) -> tensor<8x4xf16> {
+  %z = arith.constant 0.0 : f16
+  %s0 = tensor.empty() : tensor<8x8xf16>
+  %sz = linalg.fill ins(%z : f16) outs(%s0 : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %o0 = tensor.empty() : tensor<8x4xf16>
+  %oz = linalg.fill ins(%z : f16) outs(%o0 : tensor<8x4xf16>) -> tensor<8x4xf16>
+  %s = linalg.matmul ins(%q, %kt : tensor<8x4xf16>, tensor<4x8xf16>) outs(%sz : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %bias = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%pad : tensor<8x8xf16>) outs(%s0 : tensor<8x8xf16>) {
+  ^bb0(%p: f16, %out: f16):
+    %zero = arith.constant 0.0 : f16
+    %low = arith.constant -6.550400e+04 : f16
+    %lim = arith.constant 0.8 : f16
+    %keep = arith.cmpf ogt, %p, %lim : f16
+    %b = arith.select %keep, %zero, %low : f16
+    linalg.yield %b : f16
+  } -> tensor<8x8xf16>
+  %sm = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %bias : tensor<8x8xf16>, tensor<8x8xf16>) outs(%s0 : tensor<8x8xf16>) {
+  ^bb0(%x: f16, %b: f16, %out: f16):
+    %y = arith.addf %x, %b : f16
+    linalg.yield %y : f16
+  } -> tensor<8x8xf16>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<8x8xf16>) outs(%s0 : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %o = linalg.matmul ins(%p, %v : tensor<8x8xf16>, tensor<8x4xf16>) outs(%oz : tensor<8x4xf16>) -> tensor<8x4xf16>
+  return %o : tensor<8x4xf16>
 }
