@@ -3131,8 +3131,9 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   if (m->fillInScoreMod && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
                             m->zeroRowsAll || m->numSelectMasks > 1))
     return kUnboundedBias;
-  /* A half add in score_mod is the scores' only modification but the scale. */
-  if (m->halfBiasAdd.ptr && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
+  /* A half add in score_mod is the scores' only modification but the scale
+   * (sinks join the softmax after it). */
+  if (m->halfBiasAdd.ptr && (m->softcap || m->clampLowest || m->zeroKeys ||
                              m->zeroRowsAll || m->numSelectMasks || m->causal || m->kvLen ||
                              m->numMaskTerms || m->finiteMask || m->lseRoot.ptr ||
                              m->fillInScoreMod))

@@ -1084,7 +1084,17 @@ static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIn
       faTextAppend(&t, "  %%sum = arith.addf %%s, %%bias : f32\n");
     faTextAppend(&t, "  %%rh = arith.truncf %%sum : f32 to %s\n", h);
   }
-  faTextAppend(&t, "  %%r = arith.extf %%rh : %s to f32\n  func.return %%r : f32\n}\n", h);
+  /* Into the op's domain as the f32 form's bias is (bf16's lowest is below
+   * -2.36e38): -inf stays -inf. */
+  faTextAppend(&t,
+               "  %%re = arith.extf %%rh : %s to f32\n"
+               "  %%ninf = arith.constant 0xFF800000 : f32\n"
+               "  %%low = arith.constant %e : f32\n"
+               "  %%isninf = arith.cmpf oeq, %%re, %%ninf : f32\n"
+               "  %%max = arith.maximumf %%re, %%low : f32\n"
+               "  %%r = arith.select %%isninf, %%ninf, %%max : f32\n"
+               "  func.return %%r : f32\n}\n",
+               h, kLowestScore);
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;

@@ -17,7 +17,7 @@
 // RUN: fa-opt --split-input-file --fa-fuse-attention=explain %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WHY
 // RUN: fa-check --split-input-file %s | FileCheck %s --check-prefix=AGREE
 // RUN: fa-check --split-input-file --input-scale=3 %s | FileCheck %s --check-prefix=AGREE
-// AGREE-COUNT-6: 1 agree, 0 disagree, 0 could not run
+// AGREE-COUNT-7: 1 agree, 0 disagree, 0 could not run
 
 // CHECK-LABEL: func.func @causal_fill_1e4_then_steep_bias
 // CHECK-NOT: fa.gridwise_attention
@@ -238,4 +238,44 @@ func.func @f16_pad_lowest(%q: tensor<8x4xf16>, %kt: tensor<4x8xf16>, %v: tensor<
   %p = linalg.softmax dimension(1) ins(%sm : tensor<8x8xf16>) outs(%s0 : tensor<8x8xf16>) -> tensor<8x8xf16>
   %o = linalg.matmul ins(%p, %v : tensor<8x8xf16>, tensor<8x4xf16>) outs(%oz : tensor<8x4xf16>) -> tensor<8x4xf16>
   return %o : tensor<8x4xf16>
+}
+
+// -----
+
+// The same in bf16, whose lowest (-3.39e38) lies below the op's score domain
+// (-2.36e38): score_mod clamps its sum to -2.3e38 as the f32 form clamps a bias,
+// so a row masked entirely still ties (and averages V), as in the source (keys
+// kept where p > 2.9: at input scale 3 about one in sixty, most rows masked
+// entirely; unclamped, the op's rows came out 0).
+// CHECK-LABEL: func.func @bf16_pad_lowest
+// CHECK: "fa.gridwise_attention"(%{{.*}}, %{{.*}}, %{{.*}}, %arg3) {{.*}}score_mod = @[[MOD:fa_bias_[0-9]+]]}
+// CHECK: func.func private @[[MOD]](
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : bf16
+// CHECK: arith.addf %{{.*}}, %{{.*}} : bf16
+// WHY: remark: fa-fuse-attention: fused into fa.gridwise_attention (the scores plus its bias in f16/bf16 as the source adds them, computed in the kernel as score_mod, every key tile visited)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @bf16_pad_lowest(%q: tensor<8x4xbf16>, %kt: tensor<4x8xbf16>, %v: tensor<8x4xbf16>, %pad: tensor<8x8xbf16>) -> tensor<8x4xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %s0 = tensor.empty() : tensor<8x8xbf16>
+  %sz = linalg.fill ins(%z : bf16) outs(%s0 : tensor<8x8xbf16>) -> tensor<8x8xbf16>
+  %o0 = tensor.empty() : tensor<8x4xbf16>
+  %oz = linalg.fill ins(%z : bf16) outs(%o0 : tensor<8x4xbf16>) -> tensor<8x4xbf16>
+  %s = linalg.matmul ins(%q, %kt : tensor<8x4xbf16>, tensor<4x8xbf16>) outs(%sz : tensor<8x8xbf16>) -> tensor<8x8xbf16>
+  %bias = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%pad : tensor<8x8xbf16>) outs(%s0 : tensor<8x8xbf16>) {
+  ^bb0(%p: bf16, %out: bf16):
+    %zero = arith.constant 0.0 : bf16
+    %low = arith.constant -3.38953139E+38 : bf16
+    %lim = arith.constant 2.9 : bf16
+    %keep = arith.cmpf ogt, %p, %lim : bf16
+    %b = arith.select %keep, %zero, %low : bf16
+    linalg.yield %b : bf16
+  } -> tensor<8x8xbf16>
+  %sm = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s, %bias : tensor<8x8xbf16>, tensor<8x8xbf16>) outs(%s0 : tensor<8x8xbf16>) {
+  ^bb0(%x: bf16, %b: bf16, %out: bf16):
+    %y = arith.addf %x, %b : bf16
+    linalg.yield %y : bf16
+  } -> tensor<8x8xbf16>
+  %p = linalg.softmax dimension(1) ins(%sm : tensor<8x8xbf16>) outs(%s0 : tensor<8x8xbf16>) -> tensor<8x8xbf16>
+  %o = linalg.matmul ins(%p, %v : tensor<8x8xbf16>, tensor<8x4xbf16>) outs(%oz : tensor<8x4xbf16>) -> tensor<8x4xbf16>
+  return %o : tensor<8x4xbf16>
 }
