@@ -599,6 +599,30 @@ static MlirOperation firstOf(MlirOperation a, MlirOperation b) {
   return a;
 }
 
+/* Why a match's bias moves into score_mod (it has one reason at most), and
+ * what the remark says when it does or cannot. */
+enum { IN_SCORE_MOD_AFTER_SOFTCAP, IN_SCORE_MOD_FILL, IN_SCORE_MOD_HALF_SUM };
+static const struct {
+  const char *refused, *fused;
+} kInScoreMod[3] = {
+    {"a bias is added after the softcap and is not one the kernel can compute from the "
+     "indices and small tables (the op adds its bias before score_mod)",
+     " (its softcap and the bias after it computed in the kernel as score_mod)"},
+    {"a mask's finite fill replaces scores that include a bias, and score_mod cannot read "
+     "that bias",
+     " (its mask's finite fill and the bias computed in the kernel as score_mod, every key "
+     "tile visited)"},
+    {"a bias or fill is added to the scores in f16/bf16 and may be large, and score_mod "
+     "cannot read that bias to add it in that type",
+     " (the scores plus its bias in f16/bf16 as the source adds them, computed in the kernel "
+     "as score_mod, every key tile visited)"}};
+
+static int inScoreModKind(const FaAttentionMatch *m) {
+  return m->biasAfterSoftcap ? IN_SCORE_MOD_AFTER_SOFTCAP
+         : m->fillInScoreMod ? IN_SCORE_MOD_FILL
+                             : IN_SCORE_MOD_HALF_SUM;
+}
+
 /* The fused op `attn` (in place, the source chain still there) with its
  * bias moved into score_mod, after the match's softcap or under its mask
  * with a finite fill; `*producers` (owned by the caller) lists the source
@@ -690,15 +714,7 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
       mlirOperationDestroy(moved[i]);
     eraseFunctions(&fns);
     *refused = true;
-    faTextAppend(why, m->biasAfterSoftcap
-                          ? "a bias is added after the softcap and is not one the kernel can "
-                            "compute from the indices and small tables (the op adds its bias "
-                            "before score_mod)"
-                      : m->fillInScoreMod
-                          ? "a mask's finite fill replaces scores that include a bias, and "
-                            "score_mod cannot read that bias"
-                          : "a bias or fill is added to the scores in f16/bf16 and may be "
-                            "large, and score_mod cannot read that bias to add it in that type");
+    faTextAppend(why, "%s", kInScoreMod[inScoreModKind(m)].refused);
     return false;
   }
   /* One list: an op may be in both, and must be erased once; the root is
@@ -731,14 +747,7 @@ static bool rewriteMatch(MlirRewriterBase rw, const FaAttentionMatch *m,
   faEraseDeadOps(rw, all, n, kDeadOps);
   if (producers) {
     free(producers);
-    faTextAppend(why, m->biasAfterSoftcap
-                          ? " (its softcap and the bias after it computed in the kernel as "
-                            "score_mod)"
-                      : m->fillInScoreMod
-                          ? " (its mask's finite fill and the bias computed in the kernel as "
-                            "score_mod, every key tile visited)"
-                          : " (the scores plus its bias in f16/bf16 as the source adds them, "
-                            "computed in the kernel as score_mod, every key tile visited)");
+    faTextAppend(why, "%s", kInScoreMod[inScoreModKind(m)].fused);
     return true;
   }
   /* A bias computed from the indices and small tables moves into the

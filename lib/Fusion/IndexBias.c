@@ -1051,6 +1051,18 @@ static const double kLowestScore = -2.3e38;
  * the fill where it is false. The clamp keeps the bias operand's domain
  * (docs/dialect.md): the kernels take bias * log2(e) no lower than the
  * lowest f32 unless it is -inf, while score_mod's result is not clamped. */
+/* "  %OUT = max(%IN, kLowestScore)", -inf kept: an f32 value into the op's
+ * score domain (the names %ninf, %low, %isninf, %max its own). */
+static void appendClamp(FaText *t, const char *in, const char *out) {
+  faTextAppend(t,
+               "  %%ninf = arith.constant 0xFF800000 : f32\n"
+               "  %%low = arith.constant %e : f32\n"
+               "  %%isninf = arith.cmpf oeq, %%%s, %%ninf : f32\n"
+               "  %%max = arith.maximumf %%%s, %%low : f32\n"
+               "  %%%s = arith.select %%isninf, %%ninf, %%max : f32\n",
+               kLowestScore, in, in, out);
+}
+
 /* The half form's skeleton: the sum rounded as the source rounds it, the
  * placeholder %bias of the bias's own type `biasType` (f32 or `half`). */
 static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form,
@@ -1086,15 +1098,9 @@ static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIn
   }
   /* Into the op's domain as the f32 form's bias is (bf16's lowest is below
    * -2.36e38): -inf stays -inf. */
-  faTextAppend(&t,
-               "  %%re = arith.extf %%rh : %s to f32\n"
-               "  %%ninf = arith.constant 0xFF800000 : f32\n"
-               "  %%low = arith.constant %e : f32\n"
-               "  %%isninf = arith.cmpf oeq, %%re, %%ninf : f32\n"
-               "  %%max = arith.maximumf %%re, %%low : f32\n"
-               "  %%r = arith.select %%isninf, %%ninf, %%max : f32\n"
-               "  func.return %%r : f32\n}\n",
-               h, kLowestScore);
+  faTextAppend(&t, "  %%re = arith.extf %%rh : %s to f32\n", h);
+  appendClamp(&t, "re", "r");
+  faTextAppend(&t, "  func.return %%r : f32\n}\n");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;
@@ -1112,14 +1118,8 @@ static bool appendSkeleton(MlirOperation table, const char *name, const FaIndexB
                name, softcap ? "s0" : "s");
   if (softcap)
     faIndexBiasAppendSoftcap(&t, softcap, "s0", "s");
-  faTextAppend(&t,
-               "  %%ninf = arith.constant 0xFF800000 : f32\n"
-               "  %%low = arith.constant %e : f32\n"
-               "  %%isninf = arith.cmpf oeq, %%bias, %%ninf : f32\n"
-               "  %%max = arith.maximumf %%bias, %%low : f32\n"
-               "  %%clamped = arith.select %%isninf, %%ninf, %%max : f32\n"
-               "  %%r = arith.addf %%s, %%clamped : f32\n",
-               kLowestScore);
+  appendClamp(&t, "bias", "clamped");
+  faTextAppend(&t, "  %%r = arith.addf %%s, %%clamped : f32\n");
   const char *result = "r";
   if (form && form->visible) {
     faTextAppend(&t, "%s", form->visible);
