@@ -141,6 +141,11 @@ bool faAttentionUsesKeyTable(const FaAttentionKernel *k);
  * (attention_key_table.mlir; the persistent rows of the tile table). */
 enum { FA_WORK_ORDER_ROWS = 128 };
 bool faAttentionUsesWorkOrder(const FaAttentionKernel *k);
+/* The capture `doc` of a mask that is exactly doc[i] == doc[j] (packed
+ * documents: a rank-1 tensor of integers read at the query and at the key),
+ * else -1: where the ids are sorted, the key-range table's work order cuts
+ * work items at documents' starts (attention_key_table.mlir, DOC_RUNS). */
+intptr_t faAttentionDocumentCapture(const FaAttentionKernel *k);
 /* Data masks (MaskSummary.c): chooses the captures to summarize (those of
  * integer elements the mask reads), in k->summaryOf. */
 void faAttentionPlanSummaries(FaAttentionKernel *k);

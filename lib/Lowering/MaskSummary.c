@@ -18,11 +18,12 @@
 #include "Support/Builders.h"
 #include "Support/IRText.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 #include <stdio.h>
 
-enum { SUMMARY_THREADS = 256, SUMMARY_MAX_RANK = 4 };
+enum { SUMMARY_THREADS = 256, SUMMARY_MAX_RANK = 4, DOC_MAX = 1024 };
 
 /* Whether `fn` (the mask) reads its argument `arg` with tensor.extract. */
 static bool extractsFrom(MlirOperation fn, intptr_t arg) {
@@ -135,6 +136,55 @@ bool faAttentionUsesWorkOrder(const FaAttentionKernel *k) {
          faAttentionWgmmaTakesWorkOrder(k);
 }
 
+/* The capture read by the extract `op` at the mask's argument `index`
+ * (2: the query, 3: the key), else -1. */
+static intptr_t extractAt(const FaAttentionKernel *k, MlirOperation op, intptr_t index) {
+  if (!faOpIsA(op, "tensor.extract") || mlirOperationGetNumOperands(op) != 2)
+    return -1;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->maskFn, 0));
+  if (!mlirValueEqual(mlirOperationGetOperand(op, 1), mlirBlockGetArgument(entry, index)))
+    return -1;
+  for (intptr_t c = 0; c < k->numCaptures; ++c)
+    if (mlirValueEqual(mlirOperationGetOperand(op, 0), mlirBlockGetArgument(entry, 4 + c)))
+      return c;
+  return -1;
+}
+
+intptr_t faAttentionDocumentCapture(const FaAttentionKernel *k) {
+  if (mlirOperationIsNull(k->maskFn))
+    return -1;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(k->maskFn, 0));
+  MlirOperation ops[4];
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (n++ < 4)
+      ops[n - 1] = op;
+  if (n != 4 || !faOpIsA(ops[2], "arith.cmpi") || !faOpIsA(ops[3], "func.return"))
+    return -1;
+  MlirAttribute pred = mlirOperationGetAttributeByName(ops[2], mlirStringRefCreateFromCString("predicate"));
+  if (mlirAttributeIsNull(pred) || !mlirAttributeIsAInteger(pred) ||
+      mlirIntegerAttrGetValueInt(pred) != 0 /* eq */)
+    return -1;
+  MlirValue r0 = mlirOperationGetResult(ops[0], 0), r1 = mlirOperationGetResult(ops[1], 0);
+  MlirValue a = mlirOperationGetOperand(ops[2], 0), b = mlirOperationGetOperand(ops[2], 1);
+  bool ordered = mlirValueEqual(a, r0) && mlirValueEqual(b, r1);
+  bool swapped = mlirValueEqual(a, r1) && mlirValueEqual(b, r0);
+  if ((!ordered && !swapped) ||
+      !mlirValueEqual(mlirOperationGetOperand(ops[3], 0), mlirOperationGetResult(ops[2], 0)))
+    return -1;
+  intptr_t c = extractAt(k, ops[0], 2);
+  intptr_t ck = extractAt(k, ops[1], 3);
+  if (c < 0) { /* the key read first */
+    c = extractAt(k, ops[0], 3);
+    ck = extractAt(k, ops[1], 2);
+  }
+  if (c < 0 || c != ck || k->summaryOf[c] < 0 ||
+      mlirShapedTypeGetRank(mlirValueGetType(k->captures[c])) != 1)
+    return -1;
+  return c;
+}
+
 static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
   FaText params, types, values;
   faTextInit(&params);
@@ -155,10 +205,24 @@ static const char *appendKeyTable(FaText *t, const FaAttentionKernel *k) {
   faTemplateVarsSetFlag(&vars, "KEY_TABLE", false);
   faTemplateVarsSetFlag(&vars, "WORK_ORDER", faAttentionUsesWorkOrder(k));
   faTemplateVarsSetInt(&vars, "WORK_BM", FA_WORK_ORDER_ROWS);
+  /* Packed documents: their starts in workgroup memory, at most DOC_MAX. */
+  intptr_t doc = faAttentionUsesWorkOrder(k) ? faAttentionDocumentCapture(k) : -1;
+  FaText docType;
+  faTextInit(&docType);
+  if (doc >= 0)
+    faAttentionAppendCaptureType(&docType, k, doc);
+  else
+    faTextAppend(&docType, "memref<?xi32>");
+  faTemplateVarsSetFlag(&vars, "DOC_RUNS", doc >= 0);
+  faTemplateVarsSetInt(&vars, "DOC_CAP", (long)(doc >= 0 ? doc : 0));
+  faTemplateVarsSetInt(&vars, "DOC_S", doc >= 0 ? k->summaryOf[doc] : 0);
+  faTemplateVarsSetText(&vars, "DOC_CAP_TYPE", docType.data);
+  faTemplateVarsSetInt(&vars, "DOC_MAX", DOC_MAX);
   faTemplateVarsSetFlag(&vars, "CAUSAL", k->causal);
   faTemplateVarsSetInt(&vars, "CAUSAL_OFFSET", k->causalOffset);
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionKeyTable, &vars);
   faTemplateVarsDestroy(&vars);
+  faTextDestroy(&docType);
   faTextDestroy(&params);
   faTextDestroy(&types);
   faTextDestroy(&values);
@@ -230,8 +294,9 @@ static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
 }
 
 /* The key-range table's declaration, allocation and launch, and free:
- * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir), then B x Hq x
- * ceil(M / FA_WORK_ORDER_ROWS) with the work order. */
+ * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir), then with the
+ * work order its count (4 i32) and records, 4 i32 for each of at most
+ * 2 x B x Hq x ceil(M / FA_WORK_ORDER_ROWS) items. */
 static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "func.func private @%s_keytable(index, index, index, index", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
@@ -249,7 +314,10 @@ static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
                     "  %%kt_wr = arith.constant %d : index\n"
                     "  %%kt_wt = arith.ceildivui %%M, %%kt_wr : index\n"
                     "  %%kt_wn = arith.muli %%kt_bh, %%kt_wt : index\n"
-                    "  %%kt_e = arith.addi %%kt_e0, %%kt_wn : index\n",
+                    "  %%kt_8 = arith.constant 8 : index\n"
+                    "  %%kt_wr8 = arith.muli %%kt_wn, %%kt_8 : index\n"
+                    "  %%kt_e1 = arith.addi %%kt_e0, %%kt_4 : index\n"
+                    "  %%kt_e = arith.addi %%kt_e1, %%kt_wr8 : index\n",
                  (int)FA_WORK_ORDER_ROWS);
   else
     faTextAppend(t, "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n");

@@ -340,6 +340,8 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
                     split ? ", index, index" : "");
   faTemplateVarsSetFlag(vars, "MOD_TILE", faAttentionModIsTiled(k));
   faTemplateVarsSetFlag(vars, "KEY_TABLE", faAttentionUsesKeyTable(k));
+  /* Packed documents' own work items: the Hopper kernel sets it. */
+  faTemplateVarsSetFlag(vars, "DOC_RUNS", false);
   faTemplateVarsSet(vars, "RANGE_FN", "%s_mask_range", name);
   faTemplateVarsSet(vars, "ROW_RANGE_FN", "%s_mask_row_range", name);
   static const char *const kNames[2][3] = {{"CAPS", "CAP_TYPES", "CAP_PARAMS"},

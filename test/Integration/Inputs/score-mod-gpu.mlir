@@ -397,3 +397,35 @@ func.func @documents_rounds(%q: tensor<2x8x1200x80xbf16>, %k: tensor<2x2x1200x80
       : (tensor<2x8x1200x80xbf16>, tensor<2x2x1200x80xbf16>, tensor<2x2x1200x80xbf16>, tensor<1200xi32>) -> tensor<2x8x1200x80xbf16>
   return %o : tensor<2x8x1200x80xbf16>
 }
+
+// -----
+// Packed documents of sorted ids whose starts fall anywhere (n^2 / 150000:
+// 7 documents of 387 down to 52 tokens, more work items than query tiles),
+// D = 128 bf16, M = N = 1000: the key-range table's work order cuts the
+// Hopper kernel's work items at the documents' starts (DOC_RUNS,
+// attention_key_table.mlir), their keys from the document's first; a
+// document's last item stores its rows from its threads. Causal with the
+// LSE, and without the causal mask (keys to the document's end).
+func.func private @doc_sq(%b: index, %h: index, %i: index, %j: index, %doc: tensor<1000xi32>) -> i1 {
+  %di = tensor.extract %doc[%i] : tensor<1000xi32>
+  %dj = tensor.extract %doc[%j] : tensor<1000xi32>
+  %r = arith.cmpi eq, %di, %dj : i32
+  return %r : i1
+}
+func.func @documents_runs(%q: tensor<1x2x1000x128xbf16>, %k: tensor<1x2x1000x128xbf16>, %v: tensor<1x2x1000x128xbf16>) -> (tensor<1x2x1000x128xbf16>, tensor<1x2x1000xf32>, tensor<1x2x1000x128xbf16>) {
+  %e0 = tensor.empty() : tensor<1000xi32>
+  %doc = linalg.generic {indexing_maps = [affine_map<(n) -> (n)>], iterator_types = ["parallel"]} outs(%e0 : tensor<1000xi32>) {
+  ^bb0(%x: i32):
+    %n = linalg.index 0 : index
+    %nn = arith.muli %n, %n : index
+    %c = arith.constant 150000 : index
+    %d = arith.divui %nn, %c : index
+    %di = arith.index_cast %d : index to i32
+    linalg.yield %di : i32
+  } -> tensor<1000xi32>
+  %o, %l = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.08838834764 : f32, causal_offset = 0 : i64, mask = @doc_sq}
+      : (tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1000xi32>) -> (tensor<1x2x1000x128xbf16>, tensor<1x2x1000xf32>)
+  %o2 = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.08838834764 : f32, mask = @doc_sq}
+      : (tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1000xi32>) -> tensor<1x2x1000x128xbf16>
+  return %o, %l, %o2 : tensor<1x2x1000x128xbf16>, tensor<1x2x1000xf32>, tensor<1x2x1000x128xbf16>
+}

@@ -1,5 +1,5 @@
 //#vars RANGE_FN RANGE_CAPS RANGE_CAP_TYPES BN
-//#flags KEY_TABLE
+//#flags KEY_TABLE DOC_RUNS
     // --- key range: the key tiles [%kr_t0, %kr_t1) of [0, %nend) that the
     // op's mask may show rows [%m0, %m0 + %rows) -------------------------------
     // (attention_key_range.mlir, MaskRange.c.) Two binary searches over the
@@ -60,12 +60,24 @@
     // [%kr_ulo, %kr_uhi) it must show all of them (attention_scores.mlir:
     // tiles outside the first are hidden whole, tiles inside the second
     // skip the mask, the others are masked per score).
-    %kr_tlo = arith.addi %kr_k0, %kr_c0 : index
-    %kr_thi = arith.addi %kr_k1, %kr_c0 : index
     %kr_w0 = arith.index_cast %kr_u#2 : i32 to index
     %kr_w1 = arith.index_cast %kr_u#3 : i32 to index
-    %kr_ulo = arith.muli %kr_w0, %kr_g : index
-    %kr_uhi = arith.muli %kr_w1, %kr_g : index
+    %kr_ulo0 = arith.muli %kr_w0, %kr_g : index
+    %kr_uhi0 = arith.muli %kr_w1, %kr_g : index
+//#if DOC_RUNS
+    // A document's work item (%wo_exact, attention_wgmma_tile.mlir): the
+    // mask shows every key it visits.
+    %kr_all = arith.constant 4611686018427387904 : index
+    %kr_tlo = arith.select %wo_exact, %kr_c0, %kr_k0 : index
+    %kr_thi = arith.select %wo_exact, %kr_all, %kr_k1 : index
+    %kr_ulo = arith.select %wo_exact, %kr_c0, %kr_ulo0 : index
+    %kr_uhi = arith.select %wo_exact, %kr_all, %kr_uhi0 : index
+//#else
+    %kr_tlo = arith.addi %kr_k0, %kr_c0 : index
+    %kr_thi = arith.addi %kr_k1, %kr_c0 : index
+    %kr_ulo = arith.addi %kr_ulo0, %kr_c0 : index
+    %kr_uhi = arith.addi %kr_uhi0, %kr_c0 : index
+//#endif
 //#else
     %kr_c1 = arith.constant 1 : index
     %kr_c0 = arith.constant 0 : index

@@ -10,7 +10,8 @@
 // The kernels widen [t0, t1) to their own tiles and do not evaluate the mask
 // on their tiles inside [u0, u1).
 //#vars NAME RANGE_PARAMS THREADS RANGE_FN RANGE_CAPS RANGE_CAP_TYPES WORK_BM CAUSAL_OFFSET
-//#flags WORK_ORDER CAUSAL
+//#vars DOC_CAP DOC_S DOC_CAP_TYPE DOC_MAX
+//#flags WORK_ORDER CAUSAL DOC_RUNS
 func.func private @{{RANGE_FN}}(index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
 func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index{{RANGE_PARAMS}}) {
   %c0 = arith.constant 0 : index
@@ -102,75 +103,348 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
     gpu.terminator
   }
 //#if WORK_ORDER
-  // The work order of the Hopper kernel's persistent workgroups (work items
-  // of {{WORK_BM}} rows, attention_wgmma_tile.mlir): each (batch, head)'s
-  // items sorted by the 64-key tiles they visit (the table's, cut at the
-  // causal diagonal), most first, a counting sort per (batch, head) in a
-  // workgroup; after the entries, order[bh * MT + k] = bh * MT + mt of its
-  // k-th. The workgroups take it in a snake (a round forwards, the next
-  // backwards): every workgroup visits about as many key tiles, and at any
-  // time they work on neighbouring heads (K and V stay in L2).
+  // The work order of the Hopper kernel's persistent workgroups, after the
+  // entries: the item count, then a record of four i32 per position (read
+  // by attention_wgmma_tile.mlir). A workgroup per (batch, head) lists its
+  // items, sorts them by the 64-key tiles they visit (a counting sort: a
+  // histogram of 256 bins, a parallel scan, atomics place the items), most
+  // first, and places them long and short in turn (sorted k-th at 2k in the
+  // first half, the others from the end at odd positions): the kernel's
+  // workgroups take groups of two neighbouring positions, which visit about
+  // as many key tiles as any other group, and at any time work on
+  // neighbouring heads (K and V stay in L2).
+  // Items: {{WORK_BM}}-row query tiles, record (bh, first row, -1, 0), whose
+  // keys the entries above say; or (DOC_RUNS: the mask is doc[i] == doc[j]
+  // and the ids are sorted, fewer documents than tiles) each document's
+  // rows in {{WORK_BM}}-row items from its first, record (bh, first row,
+  // document's first key, its end): no key of another document, no mask.
   %wo_bm = arith.constant {{WORK_BM}} : index
   %wo_MT = arith.ceildivui %M, %wo_bm : index
-  %wo_base = arith.muli %total, %c4w : index
+  %wo_cnt = arith.muli %total, %c4w : index
+  %wo_base = arith.addi %wo_cnt, %c4w : index
   %wo_nth = arith.constant 256 : index
-  %wo_bins = arith.constant 256 : index
   gpu.launch blocks(%wo_bx, %wo_by, %wo_bz) in (%wo_gx = %BH, %wo_gy = %c1, %wo_gz = %c1)
              threads(%wo_tx, %wo_ty, %wo_tz) in (%wo_sx = %wo_nth, %wo_sy = %c1, %wo_sz = %c1)
              workgroup(%wo_hist : memref<256xi32, #gpu.address_space<workgroup>>,
+//#if DOC_RUNS
+                       %wo_docs : memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>,
+                       %wo_flag : memref<1xi32, #gpu.address_space<workgroup>>,
+//#endif
                        %wo_scan : memref<256xi32, #gpu.address_space<workgroup>>) {
     %wo_zero = arith.constant 0 : i32
     %wo_one = arith.constant 1 : i32
-    scf.for %wo_x = %wo_tx to %wo_bins step %wo_nth {
+    %wo_true = arith.constant true
+    scf.for %wo_x = %wo_tx to %wo_nth step %wo_nth {
       memref.store %wo_zero, %wo_hist[%wo_x] : memref<256xi32, #gpu.address_space<workgroup>>
     }
+//#if DOC_RUNS
+    %wo_exact = func.call @{{NAME}}_doc_starts(%wo_tx, %M, %N, %wo_MT, %cap{{DOC_CAP}}, %wo_scan, %wo_docs, %wo_flag)
+        : (index, index, index, index, {{DOC_CAP_TYPE}}, memref<256xi32, #gpu.address_space<workgroup>>,
+           memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>, memref<1xi32, #gpu.address_space<workgroup>>) -> index
+//#else
+    %wo_exact = arith.constant 0 : index
+//#endif
+    %wo_isexact = arith.cmpi ugt, %wo_exact, %c0 : index
     gpu.barrier
-    scf.for %wo_mt = %wo_tx to %wo_MT step %wo_nth {
-      %wo_bin = func.call @{{NAME}}_work_bin(%wo_bx, %wo_mt, %M, %R, %keytab) : (index, index, index, index, memref<?xi32>) -> index
-      %wo_o = memref.atomic_rmw addi %wo_one, %wo_hist[%wo_bin] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
-    }
-    gpu.barrier
-    // Each bin's first position, the bins of most tiles first: thread t
-    // scans bin 255 - t (an inclusive scan in eight doubling steps, then
-    // less its own count).
-    %wo_last = arith.subi %wo_bins, %c1 : index
-    %wo_mine = arith.subi %wo_last, %wo_tx : index
-    %wo_cnt = memref.load %wo_hist[%wo_mine] : memref<256xi32, #gpu.address_space<workgroup>>
-    memref.store %wo_cnt, %wo_scan[%wo_tx] : memref<256xi32, #gpu.address_space<workgroup>>
-    gpu.barrier
-    %wo_c8 = arith.constant 8 : index
-    %wo_inc = scf.for %wo_s = %c0 to %wo_c8 step %c1 iter_args(%wo_acc = %wo_cnt) -> (i32) {
-      %wo_off = arith.shli %c1, %wo_s : index
-      %wo_has = arith.cmpi uge, %wo_tx, %wo_off : index
-      %wo_from0 = arith.subi %wo_tx, %wo_off : index
-      %wo_from = arith.select %wo_has, %wo_from0, %wo_tx : index
-      %wo_y0 = memref.load %wo_scan[%wo_from] : memref<256xi32, #gpu.address_space<workgroup>>
-      %wo_y = arith.select %wo_has, %wo_y0, %wo_zero : i32
-      %wo_acc2 = arith.addi %wo_acc, %wo_y : i32
+    %wo_c2 = arith.constant 2 : index
+    // Phase 0 counts the items of each bin, phase 1 places them.
+    scf.for %wo_ph = %c0 to %wo_c2 step %c1 {
+      %wo_place = arith.cmpi eq, %wo_ph, %c1 : index
+      scf.if %wo_place {
+        func.call @{{NAME}}_wo_scan(%wo_tx, %wo_hist, %wo_scan) : (index, memref<256xi32, #gpu.address_space<workgroup>>, memref<256xi32, #gpu.address_space<workgroup>>) -> ()
+      }
+      %wo_last = arith.constant 255 : index
+      %wo_n32 = memref.load %wo_scan[%wo_last] : memref<256xi32, #gpu.address_space<workgroup>>
+      %wo_n = arith.index_castui %wo_n32 : i32 to index
+      scf.if %wo_isexact {
+//#if DOC_RUNS
+        %wo_nd = arith.subi %wo_exact, %c1 : index
+        scf.for %wo_d = %wo_tx to %wo_nd step %wo_nth {
+          %wo_s32 = memref.load %wo_docs[%wo_d] : memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>
+          %wo_d1 = arith.addi %wo_d, %c1 : index
+          %wo_more = arith.cmpi ult, %wo_d1, %wo_nd : index
+          %wo_dn = arith.select %wo_more, %wo_d1, %wo_d : index
+          %wo_en32 = memref.load %wo_docs[%wo_dn] : memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>
+          %wo_big = arith.constant 2147483647 : i32
+          %wo_e32 = arith.select %wo_more, %wo_en32, %wo_big : i32
+          %wo_s = arith.index_castui %wo_s32 : i32 to index
+          %wo_e = arith.index_castui %wo_e32 : i32 to index
+          %wo_qe = arith.minui %wo_e, %M : index
+          %wo_qs = arith.minui %wo_s, %wo_qe : index
+          %wo_ql = arith.subi %wo_qe, %wo_qs : index
+          %wo_nk = arith.ceildivui %wo_ql, %wo_bm : index
+          scf.for %wo_k = %c0 to %wo_nk step %c1 {
+            %wo_qo = arith.muli %wo_k, %wo_bm : index
+            %wo_q0 = arith.addi %wo_s, %wo_qo : index
+            %wo_bin = func.call @{{NAME}}_doc_bin(%wo_q0, %wo_s, %wo_e, %M, %N) : (index, index, index, index, index) -> index
+            func.call @{{NAME}}_wo_visit(%wo_place, %wo_bin, %wo_q0, %wo_s32, %wo_e32, %wo_bx, %wo_n, %wo_hist, %keytab, %wo_base)
+                : (i1, index, index, i32, i32, index, index, memref<256xi32, #gpu.address_space<workgroup>>, memref<?xi32>, index) -> ()
+          }
+        }
+//#endif
+      } else {
+        %wo_none = arith.constant -1 : i32
+        scf.for %wo_mt = %wo_tx to %wo_MT step %wo_nth {
+          %wo_bin = func.call @{{NAME}}_work_bin(%wo_bx, %wo_mt, %M, %R, %keytab) : (index, index, index, index, memref<?xi32>) -> index
+          %wo_q0 = arith.muli %wo_mt, %wo_bm : index
+          func.call @{{NAME}}_wo_visit(%wo_place, %wo_bin, %wo_q0, %wo_none, %wo_zero, %wo_bx, %wo_n, %wo_hist, %keytab, %wo_base)
+              : (i1, index, index, i32, i32, index, index, memref<256xi32, #gpu.address_space<workgroup>>, memref<?xi32>, index) -> ()
+        }
+      }
       gpu.barrier
-      memref.store %wo_acc2, %wo_scan[%wo_tx] : memref<256xi32, #gpu.address_space<workgroup>>
-      gpu.barrier
-      scf.yield %wo_acc2 : i32
-    }
-    %wo_start = arith.subi %wo_inc, %wo_cnt : i32
-    memref.store %wo_start, %wo_hist[%wo_mine] : memref<256xi32, #gpu.address_space<workgroup>>
-    gpu.barrier
-    %wo_first = arith.muli %wo_bx, %wo_MT : index
-    %wo_at0 = arith.addi %wo_base, %wo_first : index
-    scf.for %wo_mt = %wo_tx to %wo_MT step %wo_nth {
-      %wo_bin = func.call @{{NAME}}_work_bin(%wo_bx, %wo_mt, %M, %R, %keytab) : (index, index, index, index, memref<?xi32>) -> index
-      %wo_pos = memref.atomic_rmw addi %wo_one, %wo_hist[%wo_bin] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
-      %wo_posx = arith.index_castui %wo_pos : i32 to index
-      %wo_at = arith.addi %wo_at0, %wo_posx : index
-      %wo_it = arith.addi %wo_first, %wo_mt : index
-      %wo_it32 = arith.index_castui %wo_it : index to i32
-      memref.store %wo_it32, %keytab[%wo_at] : memref<?xi32>
+      // The count: every (batch, head) lists as many items.
+      %wo_t0 = arith.cmpi eq, %wo_tx, %c0 : index
+      %wo_b0 = arith.cmpi eq, %wo_bx, %c0 : index
+      %wo_w0 = arith.andi %wo_t0, %wo_b0 : i1
+      %wo_w = arith.andi %wo_w0, %wo_place : i1
+      scf.if %wo_w {
+        %wo_all = arith.muli %wo_n, %BH : index
+        %wo_all32 = arith.index_castui %wo_all : index to i32
+        memref.store %wo_all32, %keytab[%wo_cnt] : memref<?xi32>
+      }
     }
     gpu.terminator
   }
 //#endif
   return
 }
+
+//#if WORK_ORDER
+// Each bin's first position, the bins of most tiles first (%hist: counts
+// in, first positions out; %scan[255] the number of items): thread t scans
+// bin 255 - t (an inclusive scan in eight doubling steps, then less its own
+// count).
+func.func private @{{NAME}}_wo_scan(%tx: index, %hist: memref<256xi32, #gpu.address_space<workgroup>>,
+                                    %scan: memref<256xi32, #gpu.address_space<workgroup>>) attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0 : i32
+  %last = arith.constant 255 : index
+  %mine = arith.subi %last, %tx : index
+  %cnt = memref.load %hist[%mine] : memref<256xi32, #gpu.address_space<workgroup>>
+  memref.store %cnt, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %inc = scf.for %s = %c0 to %c8 step %c1 iter_args(%acc = %cnt) -> (i32) {
+    %off = arith.shli %c1, %s : index
+    %has = arith.cmpi uge, %tx, %off : index
+    %from0 = arith.subi %tx, %off : index
+    %from = arith.select %has, %from0, %tx : index
+    %y0 = memref.load %scan[%from] : memref<256xi32, #gpu.address_space<workgroup>>
+    %y = arith.select %has, %y0, %zero : i32
+    %acc2 = arith.addi %acc, %y : i32
+    gpu.barrier
+    memref.store %acc2, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.yield %acc2 : i32
+  }
+  %start = arith.subi %inc, %cnt : i32
+  memref.store %start, %hist[%mine] : memref<256xi32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  return
+}
+
+// One work item of (batch, head) %bx: counted in its bin (%place false), or
+// placed (true): its sorted position k (the bin's next), at 2k in the first
+// half of the %n items, else at 2 (n - 1 - k) + 1, as the record (bx, q0,
+// ks, ke).
+func.func private @{{NAME}}_wo_visit(%place: i1, %bin: index, %q0: index, %ks: i32, %ke: i32,
+                                     %bx: index, %n: index,
+                                     %hist: memref<256xi32, #gpu.address_space<workgroup>>,
+                                     %keytab: memref<?xi32>, %base: index) attributes {fa.inline} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1 : i32
+  %k32 = memref.atomic_rmw addi %one, %hist[%bin] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
+  scf.if %place {
+    %k = arith.index_castui %k32 : i32 to index
+    %half = arith.ceildivui %n, %c2 : index
+    %first = arith.cmpi ult, %k, %half : index
+    %even = arith.muli %k, %c2 : index
+    %nl = arith.subi %n, %c1 : index
+    %back = arith.subi %nl, %k : index
+    %back2 = arith.muli %back, %c2 : index
+    %odd = arith.addi %back2, %c1 : index
+    %out = arith.select %first, %even, %odd : index
+    %bn = arith.muli %bx, %n : index
+    %pos = arith.addi %bn, %out : index
+    %at0 = arith.muli %pos, %c4 : index
+    %a0 = arith.addi %base, %at0 : index
+    %a1 = arith.addi %a0, %c1 : index
+    %a2 = arith.addi %a1, %c1 : index
+    %a3 = arith.addi %a2, %c1 : index
+    %bx32 = arith.index_castui %bx : index to i32
+    %q032 = arith.index_castui %q0 : index to i32
+    memref.store %bx32, %keytab[%a0] : memref<?xi32>
+    memref.store %q032, %keytab[%a1] : memref<?xi32>
+    memref.store %ks, %keytab[%a2] : memref<?xi32>
+    memref.store %ke, %keytab[%a3] : memref<?xi32>
+  }
+  return
+}
+
+//#if DOC_RUNS
+func.func private @{{NAME}}_summary_elt{{DOC_S}}({{DOC_CAP_TYPE}}, index, index) -> i64
+
+// Packed documents: the starts of the documents of %doc (sorted ids: a new
+// one wherever the id changes) over positions [0, min(L, max(M, N))) into
+// %docs (the first is 0), in order: thread t counts the changes in its
+// chunk of positions, a scan gives each chunk its first slot. Returns the
+// number of documents + 1 where the ids are sorted and there are at most
+// %MT (and {{DOC_MAX}}) documents, else 0 (the query tiles' items instead).
+func.func private @{{NAME}}_doc_starts(%tx: index, %M: index, %N: index, %MT: index, %doc: {{DOC_CAP_TYPE}},
+                                       %scan: memref<256xi32, #gpu.address_space<workgroup>>,
+                                       %docs: memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>,
+                                       %flag: memref<1xi32, #gpu.address_space<workgroup>>) -> index attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %nth = arith.constant 256 : index
+  %cap = arith.constant {{DOC_MAX}} : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %true = arith.constant true
+  %t0 = arith.cmpi eq, %tx, %c0 : index
+  scf.if %t0 {
+    memref.store %one, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+    memref.store %zero, %docs[%c0] : memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>
+  }
+  %L = memref.dim %doc, %c0 : {{DOC_CAP_TYPE}}
+  %MN = arith.maxui %M, %N : index
+  %P0 = arith.minui %L, %MN : index
+  %P = arith.maxui %P0, %c1 : index
+  %span = arith.subi %P, %c1 : index
+  %C = arith.ceildivui %span, %nth : index
+  %p0a = arith.muli %tx, %C : index
+  %p0b = arith.addi %p0a, %c1 : index
+  %p0 = arith.minui %p0b, %P : index
+  %p1a = arith.addi %p0, %C : index
+  %p1 = arith.minui %p1a, %P : index
+  %false = arith.constant false
+  %cs:2 = func.call @{{NAME}}_doc_chunk(%doc, %p0, %p1, %docs, %zero, %false)
+      : ({{DOC_CAP_TYPE}}, index, index, memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>, i32, i1) -> (i32, i1)
+  gpu.barrier
+  %bad = arith.xori %cs#1, %true : i1
+  scf.if %bad {
+    memref.store %zero, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+  }
+  memref.store %cs#0, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %inc = scf.for %s = %c0 to %c8 step %c1 iter_args(%acc = %cs#0) -> (i32) {
+    %off = arith.shli %c1, %s : index
+    %has = arith.cmpi uge, %tx, %off : index
+    %from0 = arith.subi %tx, %off : index
+    %from = arith.select %has, %from0, %tx : index
+    %y0 = memref.load %scan[%from] : memref<256xi32, #gpu.address_space<workgroup>>
+    %y = arith.select %has, %y0, %zero : i32
+    %acc2 = arith.addi %acc, %y : i32
+    gpu.barrier
+    memref.store %acc2, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.yield %acc2 : i32
+  }
+  // Document 1 + (the changes before this chunk) starts at its first change.
+  %excl = arith.subi %inc, %cs#0 : i32
+  %slot0 = arith.addi %excl, %one : i32
+  %fin:2 = func.call @{{NAME}}_doc_chunk(%doc, %p0, %p1, %docs, %slot0, %true)
+      : ({{DOC_CAP_TYPE}}, index, index, memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>, i32, i1) -> (i32, i1)
+  %l255 = arith.constant 255 : index
+  %tot32 = memref.load %scan[%l255] : memref<256xi32, #gpu.address_space<workgroup>>
+  %ok32 = memref.load %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  // The scan buffer counts the items next.
+  memref.store %zero, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+  %tot = arith.index_castui %tot32 : i32 to index
+  %nd = arith.addi %tot, %c1 : index
+  %sorted = arith.cmpi ne, %ok32, %zero : i32
+  %few0 = arith.cmpi ule, %nd, %MT : index
+  %few1 = arith.cmpi ule, %nd, %cap : index
+  %few = arith.andi %few0, %few1 : i1
+  %use = arith.andi %sorted, %few : i1
+  %nd1 = arith.addi %nd, %c1 : index
+  %r = arith.select %use, %nd1, %c0 : index
+  return %r : index
+}
+
+// Positions [%p0, %p1) (from 1) of %doc where the id changes: their count
+// from %slot0 and whether the ids never decrease there; with %write, each
+// at %docs[its slot] (up to {{DOC_MAX}}). Eight ids are loaded at a time
+// (the affine loops unroll: the loads are in flight together).
+func.func private @{{NAME}}_doc_chunk(%doc: {{DOC_CAP_TYPE}}, %p0: index, %p1: index,
+                                      %docs: memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>,
+                                      %slot0: i32, %write: i1) -> (i32, i1) attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %cap = arith.constant {{DOC_MAX}} : index
+  %true = arith.constant true
+  %z8 = arith.constant dense<0> : vector<8xi64>
+  %pm = arith.subi %p0, %c1 : index
+  %x0 = func.call @{{NAME}}_summary_elt{{DOC_S}}(%doc, %c0, %pm) : ({{DOC_CAP_TYPE}}, index, index) -> i64
+  %r:3 = scf.for %q = %p0 to %p1 step %c8 iter_args(%prev = %x0, %slot = %slot0, %ok = %true) -> (i64, i32, i1) {
+    %ys = affine.for %k = 0 to 8 iter_args(%acc = %z8) -> (vector<8xi64>) {
+      %p = arith.addi %q, %k : index
+      %y = func.call @{{NAME}}_summary_elt{{DOC_S}}(%doc, %c0, %p) : ({{DOC_CAP_TYPE}}, index, index) -> i64
+      %acc2 = vector.insert %y, %acc[%k] : i64 into vector<8xi64>
+      affine.yield %acc2 : vector<8xi64>
+    }
+    %v:3 = affine.for %k = 0 to 8 iter_args(%x = %prev, %sl = %slot, %o = %ok) -> (i64, i32, i1) {
+      %p = arith.addi %q, %k : index
+      %in = arith.cmpi ult, %p, %p1 : index
+      %y = vector.extract %ys[%k] : i64 from vector<8xi64>
+      %ne0 = arith.cmpi ne, %x, %y : i64
+      %ne = arith.andi %ne0, %in : i1
+      %le0 = arith.cmpi sle, %x, %y : i64
+      %out = arith.xori %in, %true : i1
+      %le = arith.ori %le0, %out : i1
+      %o2 = arith.andi %o, %le : i1
+      %sx = arith.index_castui %sl : i32 to index
+      %fits = arith.cmpi ult, %sx, %cap : index
+      %put0 = arith.andi %ne, %fits : i1
+      %put = arith.andi %put0, %write : i1
+      scf.if %put {
+        %p32 = arith.index_castui %p : index to i32
+        memref.store %p32, %docs[%sx] : memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>
+      }
+      %ne32 = arith.extui %ne : i1 to i32
+      %sl2 = arith.addi %sl, %ne32 : i32
+      affine.yield %y, %sl2, %o2 : i64, i32, i1
+    }
+    scf.yield %v#0, %v#1, %v#2 : i64, i32, i1
+  }
+  %n = arith.subi %r#1, %slot0 : i32
+  return %n, %r#2 : i32, i1
+}
+
+// The bin of a document's item at row %q0 (document [%s, %e)): the 64-key
+// tiles of its keys [s, min(e, N)), cut at the causal diagonal; at most 255.
+func.func private @{{NAME}}_doc_bin(%q0: index, %s: index, %e: index, %M: index, %N: index) -> index attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %g = arith.constant 64 : index
+  %bm = arith.constant {{WORK_BM}} : index
+  %cap = arith.constant 255 : index
+  %ke0 = arith.minui %e, %N : index
+//#if CAUSAL
+  %qe0 = arith.minui %e, %M : index
+  %qe1 = arith.addi %q0, %bm : index
+  %qe = arith.minui %qe0, %qe1 : index
+  %coff = arith.constant {{CAUSAL_OFFSET}} : index
+  %ce0 = arith.addi %qe, %coff : index
+  %ce = arith.maxsi %ce0, %c0 : index
+  %ke = arith.minui %ke0, %ce : index
+//#else
+  %ke = arith.addi %ke0, %c0 : index
+//#endif
+  %has = arith.cmpi ugt, %ke, %s : index
+  %len0 = arith.subi %ke, %s : index
+  %len = arith.select %has, %len0, %c0 : index
+  %t = arith.ceildivui %len, %g : index
+  %bin = arith.minui %t, %cap : index
+  return %bin : index
+}
+//#endif
+//#endif
 
 //#if WORK_ORDER
 // The 64-key tiles that work item %mt of (batch, head) %bh visits (at most

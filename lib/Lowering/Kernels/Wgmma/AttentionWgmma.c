@@ -172,6 +172,9 @@ static void setLayout(FaTemplateVars *vars, const FaAttentionKernel *w) {
   faTemplateVarsSetInt(vars, "DV", (long)w->dv);
   faTemplateVarsSetInt(vars, "DC", (long)chunks(w->d));
   faTemplateVarsSetInt(vars, "DVC", (long)chunks(w->dv));
+  /* A warpgroup's 64 rows of O in 16-byte pieces, per row and in all. */
+  faTemplateVarsSetInt(vars, "DVC_PIECES", (long)chunks(w->dv) * 8);
+  faTemplateVarsSetInt(vars, "WG_PIECES", 64L * chunks(w->dv) * 8);
   faTemplateVarsSetInt(vars, "KV_CHUNKS", (long)(chunks(w->d) + chunks(w->dv)));
   faTemplateVarsSetInt(vars, "BM", (long)w->bm);
   faTemplateVarsSetInt(vars, "BN", (long)w->bn);
@@ -281,7 +284,8 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
    * head's items by the key tiles they visit, most first), else paired. */
   bool workOrder = w.persistent && w.bm == FA_WORK_ORDER_ROWS && faAttentionUsesWorkOrder(k);
   faTemplateVarsSetFlag(&vars, "WORK_ORDER", workOrder);
-  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && w.causal && !workOrder);
+  faTemplateVarsSetFlag(&vars, "DOC_RUNS", workOrder && faAttentionDocumentCapture(k) >= 0);
+  faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && (w.causal || workOrder));
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;
   setSoftmaxExtra(&vars, &w);

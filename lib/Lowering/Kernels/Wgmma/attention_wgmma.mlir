@@ -31,9 +31,9 @@
 //#vars PRODUCER_REGS Q_BYTES K_BYTES V_BYTES CONSUMER_REGS EXP_SCALE SOFTMAX_EXTRA_ARGS
 //#vars SOFTMAX_EXTRA_TYPES O_ROWS O_COLS OFF_O NO_PAIRS PAIR_ALIGN V_ZERO_PER_ROW Q_CHUNK_BYTES
 //#vars KV_CHUNK_BYTES SOFTMAX_EXTRA_PARAMS S_COLS S_COLS_MINUS_ROWS CAUSAL_OFFSET S_ROWS
-//#vars SCORE_SCALE FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END
+//#vars SCORE_SCALE FAST_LIMIT MAX_SLACK NR WAIT_HELPERS SUMMARY_BEGIN SUMMARY_END DVC_PIECES WG_PIECES
 //#flags DECLARE_SMS TMA_STORE PERSISTENT PAIRED CAUSAL SYNC_PV FAST_SOFTMAX KVLEN OUT_F32 O_BUFFER
-//#flags LSE BIAS WORK_ORDER
+//#flags LSE BIAS WORK_ORDER DOC_RUNS
 
 #{{P}}ws = #gpu.address_space<workgroup>
 !{{P}}tq = memref<{{DC}}x64x64x{{E}}, strided<[{{QCS}}, 64, 1], offset: ?>, #{{P}}ws>
@@ -203,38 +203,41 @@ func.func private @{{NAME}}({{ARGS}}) {
     %gx32 = arith.index_castui %gx : index to i32
 //#if PERSISTENT
 //#if PAIRED
+//#if WORK_ORDER
+    // The work order's records after the key-range table's entries and the
+    // item count (attention_key_table.mlir): %nblk, or more where work items
+    // end at documents' ends.
+    %wo_c4 = arith.constant 4 : index
+    %wo_g = arith.constant 64 : index
+    %wo_R = arith.ceildivui %M, %wo_g : index
+    %wo_BH = arith.muli %B, %Hq : index
+    %wo_e = arith.muli %wo_BH, %wo_R : index
+    %wo_cnt = arith.muli %wo_e, %wo_c4 : index
+    %wo_recs = arith.addi %wo_cnt, %wo_c4 : index
+    %wo_n32 = memref.load %keytab[%wo_cnt] : memref<?xi32>
+    %wo_n = arith.index_castui %wo_n32 : i32 to index
+    %nitm = arith.addi %wo_n, %c0 : index
+    %ngrpw = arith.ceildivui %nitm, %S : index
+//#else
+    %nitm = arith.addi %nblk, %c0 : index
+    %ngrpw = arith.addi %ngroups, %c0 : index
+//#endif
     // Groups %bid, %bid + %gx, ... of %S items; the last may be short.
     %Slog = arith.subi %S, %c1 : index
     %Slog32 = arith.index_castui %Slog : index to i32
-    %gleft = arith.subi %ngroups, %bid : index
+    %gleft = arith.subi %ngrpw, %bid : index
     %ngrp = arith.ceildivui %gleft, %gx : index
     %ngrp1 = arith.subi %ngrp, %c1 : index
     %lastg0 = arith.muli %ngrp1, %gx : index
     %lastg = arith.addi %lastg0, %bid : index
     %lastAt = arith.muli %lastg, %S : index
-    %lastLeft = arith.subi %nblk, %lastAt : index
+    %lastLeft = arith.subi %nitm, %lastAt : index
     %lastN = arith.minui %lastLeft, %S : index
     %before = arith.muli %ngrp1, %S : index
     %nitemsx = arith.addi %before, %lastN : index
 //#else
-//#if WORK_ORDER
-    // The work order in a snake (attention_key_table.mlir): in round r this
-    // workgroup takes position r %gx + %bid (r even) or r %gx + %gx - 1 -
-    // %bid (r odd); the last round is short.
-    %rounds = arith.divui %nblk, %gx : index
-    %rest = arith.remui %nblk, %gx : index
-    %rpar = arith.andi %rounds, %c1 : index
-    %rodd = arith.cmpi ne, %rpar, %c0 : index
-    %gxl = arith.subi %gx, %c1 : index
-    %mirror = arith.subi %gxl, %bid : index
-    %slot = arith.select %rodd, %mirror, %bid : index
-    %inrest = arith.cmpi ult, %slot, %rest : index
-    %more1 = arith.select %inrest, %c1, %c0 : index
-    %nitemsx = arith.addi %rounds, %more1 : index
-//#else
     %left = arith.subi %nblk, %bid : index
     %nitemsx = arith.ceildivui %left, %gx : index
-//#endif
 //#endif
     %nitems = arith.index_cast %nitemsx : index to i32
 //#else
@@ -271,8 +274,8 @@ func.func private @{{NAME}}({{ARGS}}) {
             %g = arith.addi %kv0, %t : index
             %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
             %epar = arith.xori %par, %i1 : i32
-            %tglob = arith.addi %t, %T0 : index
-          %n0 = arith.muli %tglob, %cBN : index
+            %tofs = arith.muli %t, %cBN : index
+            %n0 = arith.addi %N0, %tofs : index
             %n032 = arith.index_cast %n0 : index to i32
             %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
             %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -356,8 +359,8 @@ func.func private @{{NAME}}({{ARGS}}) {
             -> (!{{P}}ofrag, !{{P}}rows, !{{P}}rows) {
           %g = arith.addi %kv0, %t : index
           %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
-          %tglob = arith.addi %t, %T0 : index
-          %n0 = arith.muli %tglob, %cBN : index
+          %tofs = arith.muli %t, %cBN : index
+          %n0 = arith.addi %N0, %tofs : index
           %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
           %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
           %vf = func.call @{{NAME}}_bar(%bar0, %st, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -407,7 +410,7 @@ func.func private @{{NAME}}({{ARGS}}) {
 //#if KVLEN
           %tlast = arith.cmpi eq, %t, %ntMinus1 : index
           scf.if %tlast {
-            func.call @{{NAME}}_zero_v(%kvbuf, %st, %tglob, %nvalid, %ctid)
+            func.call @{{NAME}}_zero_v(%kvbuf, %st, %n0, %nvalid, %ctid)
                 : (!{{P}}tkv, index, index, index, index) -> ()
           }
 //#endif
@@ -447,8 +450,8 @@ func.func private @{{NAME}}({{ARGS}}) {
           %gp = arith.subi %g, %c1 : index
           %st, %par = func.call @{{NAME}}_stage(%g, %cSt) : (index, index) -> (index, i32)
           %stp, %parp = func.call @{{NAME}}_stage(%gp, %cSt) : (index, index) -> (index, i32)
-          %tglob = arith.addi %t, %T0 : index
-          %n0 = arith.muli %tglob, %cBN : index
+          %tofs = arith.muli %t, %cBN : index
+          %n0 = arith.addi %N0, %tofs : index
           %kf = func.call @{{NAME}}_bar(%bar0, %st, %c1) : (i64, index, index) -> !llvm.ptr<3>
           %ke = func.call @{{NAME}}_bar(%bar0, %st, %c3b) : (i64, index, index) -> !llvm.ptr<3>
           %vfp = func.call @{{NAME}}_bar(%bar0, %stp, %c2) : (i64, index, index) -> !llvm.ptr<3>
@@ -504,8 +507,9 @@ func.func private @{{NAME}}({{ARGS}}) {
         %vel = func.call @{{NAME}}_bar(%bar0, %stl, %c4) : (i64, index, index) -> !llvm.ptr<3>
         nvvm.mbarrier.try_wait.parity %vfl, %parl, %ticks : !llvm.ptr<3>, i32, i32
 //#if KVLEN
-        %tlastg = arith.addi %ntMinus1, %T0 : index
-        func.call @{{NAME}}_zero_v(%kvbuf, %stl, %tlastg, %nvalid, %ctid)
+        %tlofs = arith.muli %ntMinus1, %cBN : index
+        %nlast = arith.addi %N0, %tlofs : index
+        func.call @{{NAME}}_zero_v(%kvbuf, %stl, %nlast, %nvalid, %ctid)
             : (!{{P}}tkv, index, index, index, index) -> ()
 //#endif
         %vls = func.call @{{NAME}}_v_tile(%kvbuf, %stl) : (!{{P}}tkv, index) -> !{{P}}tv
@@ -576,6 +580,16 @@ func.func private @{{NAME}}({{ARGS}}) {
       // threads meet (named barrier 1 + cwg) and its first thread stores.
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier id = %barId number_of_threads = %wgThreads
+//#if DOC_RUNS
+      // Where the item's rows end before M and before this warpgroup's (a
+      // document's last item), its threads store its rows themselves.
+      %ep_wend0 = arith.addi %m0, %cwrow : index
+      %ep_wend = arith.addi %ep_wend0, %c64 : index
+      %ep_in = arith.cmpi ule, %ep_wend, %rend : index
+      %ep_atM = arith.cmpi eq, %rend, %M : index
+      %ep_tma = arith.ori %ep_in, %ep_atM : i1
+      scf.if %ep_tma {
+//#endif
       scf.if %wfirst {
         %b32 = arith.index_cast %b : index to i32
         %h32 = arith.index_cast %h : index to i32
@@ -598,6 +612,36 @@ func.func private @{{NAME}}({{ARGS}}) {
         nvvm.cp.async.bulk.wait_group 0 {read}
 //#endif
       }
+//#if DOC_RUNS
+      } else {
+        // Rows [%m0, %rend) only, 16 bytes a thread at a time.
+        %cp_per = arith.constant {{DVC_PIECES}} : index
+        %cp_n = arith.constant {{WG_PIECES}} : index
+        %cp_c8 = arith.constant 8 : index
+        %cp_dv = arith.constant {{DV}} : index
+        scf.for %cp_e = %wtid to %cp_n step %c128 {
+          %cp_r = arith.divui %cp_e, %cp_per : index
+          %cp_in = arith.remui %cp_e, %cp_per : index
+          %cp_ch = arith.divui %cp_in, %cp_c8 : index
+          %cp_j = arith.remui %cp_in, %cp_c8 : index
+          %cp_lrow = arith.addi %cwrow, %cp_r : index
+          %cp_grow = arith.addi %m0, %cp_lrow : index
+          %cp_c64 = arith.muli %cp_ch, %c64 : index
+          %cp_c8j = arith.muli %cp_j, %cp_c8 : index
+          %cp_gcol = arith.addi %cp_c64, %cp_c8j : index
+          %cp_rok = arith.cmpi ult, %cp_grow, %rend : index
+          %cp_cok = arith.cmpi ult, %cp_gcol, %cp_dv : index
+          %cp_ok = arith.andi %cp_rok, %cp_cok : i1
+          scf.if %cp_ok {
+            %cp_r8 = arith.remui %cp_lrow, %cp_c8 : index
+            %cp_js = arith.xori %cp_j, %cp_r8 : index
+            %cp_col = arith.muli %cp_js, %cp_c8 : index
+            %cp_v = vector.load %obuf[%cp_ch, %cp_lrow, %cp_col] : memref<{{DVC}}x{{BM}}x64x{{E}}, #{{P}}ws>, vector<8x{{E}}>
+            vector.store %cp_v, %o[%b, %h, %cp_grow, %cp_gcol] {alignment = 16} : !O, vector<8x{{E}}>
+          }
+        }
+      }
+//#endif
 //#else
       affine.for %i = 0 to {{NO_PAIRS}} {
         %e0 = arith.muli %i, %c2 : index
@@ -608,7 +652,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         %cx0 = arith.index_cast %ci : i32 to index
         %rx = arith.addi %rx0, %row0 : index
         %cx = arith.addi %cx0, %col0 : index
-        %rin = arith.cmpi slt, %rx, %M : index
+        %rin = arith.cmpi slt, %rx, %rend : index
         scf.if %rin {
           %x0 = vector.extract %outv[%e0] : {{OE}} from vector<{{NO}}x{{OE}}>
           %x1 = vector.extract %outv[%e1] : {{OE}} from vector<{{NO}}x{{OE}}>
@@ -623,7 +667,7 @@ func.func private @{{NAME}}({{ARGS}}) {
         affine.for %i = 0 to 2 {
           %r8 = arith.muli %i, %c8 : index
           %r = arith.addi %row0, %r8 : index
-          %rin = arith.cmpi slt, %r, %M : index
+          %rin = arith.cmpi slt, %r, %rend : index
           scf.if %rin {
             %y = vector.extract %lsev[%i] : f32 from !{{P}}rows
             memref.store %y, %lse[%b, %h, %r] : !LSE
@@ -666,13 +710,12 @@ func.func private @{{NAME}}_bar(%bar0: i64, %st: index, %j: index) -> !llvm.ptr<
 //#if KVLEN
 // Keys past kv_len are memory of the tensor (TMA zero-fills only past N),
 // which a KV cache may leave unwritten: their V rows, all in the last key
-// tile %t (in stage %st), are zeroed, so that their P = 0 never meets a NaN.
+// tile (from key %nl0, in stage %st), are zeroed, so that their P = 0 never meets a NaN.
 // The consumers write them (16-byte stores; a whole row is zero whatever the
 // swizzle) and meet before the tensor cores read the tile.
 func.func private @{{NAME}}_zero_v(%kvbuf: !{{P}}tkv,
-                                   %st: index, %t: index, %nvalid: index, %ctid: index) attributes {fa.inline} {
+                                   %st: index, %nl0: index, %nvalid: index, %ctid: index) attributes {fa.inline} {
   %cBN = arith.constant {{BN}} : index
-  %nl0 = arith.muli %t, %cBN : index
   %vkeep0 = arith.subi %nvalid, %nl0 : index
   %vkeep = arith.minui %vkeep0, %cBN : index
   %vzRows = arith.subi %cBN, %vkeep : index

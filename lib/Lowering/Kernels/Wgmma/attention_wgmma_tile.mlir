@@ -1,8 +1,8 @@
 // The work item %tile (this workgroup's %item-th) of the Hopper kernel, included (//#include) by its
 // producer and by its consumers: batch %b, head %h (%hk of K and V), query
-// rows [%m0, %m0 + %rows) and keys [0, %nend) in %NT key tiles.
+// rows [%m0, %m0 + %rows) and keys [%N0, %nend) in %NT key tiles from %N0.
 //#vars L2_BUDGET KV_ELT CAUSAL_OFFSET
-//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD MASK WORK_ORDER
+//#flags PAIRED CAUSAL KVLEN KVLEN_PER_HEAD MASK WORK_ORDER DOC_RUNS
     %kv0 = arith.index_castui %kv032 : i32 to index
 //#if PAIRED
     // Under a causal mask items come in groups of %S = 1 or 2 (%Slog32 = 0
@@ -19,30 +19,25 @@
 //#endif
     %tile = arith.index_castui %tile32 : i32 to index
 //#if WORK_ORDER
-    // The %item32-th position of this workgroup's snake in the work order
-    // after the key-range table's entries (attention_key_table.mlir): item
-    // bh MT + (query tile), which the reversal below turns back.
-    %wo_odd = arith.andi %item32, %i1 : i32
-    %wo_isodd = arith.cmpi ne, %wo_odd, %z32 : i32
-    %wo_gl = arith.subi %gx32, %i1 : i32
-    %wo_mir = arith.subi %wo_gl, %bid32 : i32
-    %wo_slot = arith.select %wo_isodd, %wo_mir, %bid32 : i32
-    %wo_r = arith.muli %item32, %gx32 : i32
-    %wo_pos32 = arith.addi %wo_r, %wo_slot : i32
-    %wo_pos = arith.index_castui %wo_pos32 : i32 to index
-    %wo_g = arith.constant 64 : index
-    %wo_c4 = arith.constant 4 : index
-    %wo_R = arith.ceildivui %M, %wo_g : index
-    %wo_BH = arith.muli %B, %Hq : index
-    %wo_e = arith.muli %wo_BH, %wo_R : index
-    %wo_base = arith.muli %wo_e, %wo_c4 : index
-    %wo_at = arith.addi %wo_base, %wo_pos : index
-    %wo_it32 = memref.load %keytab[%wo_at] : memref<?xi32>
-    %wo_it = arith.index_castui %wo_it32 : i32 to index
-    %bh = arith.divui %wo_it, %MT : index
-    %wo_mt = arith.remui %wo_it, %MT : index
-    %wo_last = arith.subi %MT, %c1 : index
-    %mt = arith.subi %wo_last, %wo_mt : index
+    // Position %tile32 of the work order (attention_key_table.mlir: each
+    // (batch, head)'s items sorted by the key tiles they visit, a long and a
+    // short one in turn, so that a group of two visits about as many as any
+    // other): after the key-range table's entries, the item count, then a
+    // record per position: (batch * Hq + head, first row, first key, end of
+    // its keys) where the first key is >= 0 (DOC_RUNS: rows of one
+    // document, whose keys are [first key, end) and need no mask), or
+    // (.., 64-aligned first row, -1, 0): the table's entries say its keys.
+    %wo_pos = arith.index_castui %tile32 : i32 to index
+    %wo_at = arith.muli %wo_pos, %wo_c4 : index
+    %wo_at0 = arith.addi %wo_recs, %wo_at : index
+    %wo_at1 = arith.addi %wo_at0, %c1 : index
+    %wo_at2 = arith.addi %wo_at1, %c1 : index
+    %wo_at3 = arith.addi %wo_at2, %c1 : index
+    %wo_bh32 = memref.load %keytab[%wo_at0] : memref<?xi32>
+    %wo_q032 = memref.load %keytab[%wo_at1] : memref<?xi32>
+    %wo_ks32 = memref.load %keytab[%wo_at2] : memref<?xi32>
+    %wo_ke32 = memref.load %keytab[%wo_at3] : memref<?xi32>
+    %bh = arith.index_castui %wo_bh32 : i32 to index
 //#else
 //#if CAUSAL
 //#if PAIRED
@@ -83,12 +78,26 @@
     %h = arith.remui %bh, %Hq : index
     %b = arith.divui %bh, %Hq : index
     %hk = arith.divui %h, %G : index
+//#if WORK_ORDER
+    %m0 = arith.index_castui %wo_q032 : i32 to index
+//#else
     // Query tiles in reverse order: under a causal mask the last ones do the
     // most work and start first.
     %mtlast = arith.subi %MT, %c1 : index
     %mtile = arith.subi %mtlast, %mt : index
     %m0 = arith.muli %mtile, %cBM : index
-    %mleft = arith.subi %M, %m0 : index
+//#endif
+    // Rows [%m0, %rend) are the item's (a document's rows end at its end).
+//#if DOC_RUNS
+    %wo_exact = arith.cmpi sge, %wo_ks32, %z32 : i32
+    %wo_ke = arith.index_cast %wo_ke32 : i32 to index
+    %wo_ks = arith.index_cast %wo_ks32 : i32 to index
+    %wo_kem = arith.minsi %wo_ke, %M : index
+    %rend = arith.select %wo_exact, %wo_kem, %M : index
+//#else
+    %rend = arith.addi %M, %c0 : index
+//#endif
+    %mleft = arith.subi %rend, %m0 : index
     %rows = arith.minui %mleft, %cBM : index
     // Keys this work item visits: [0, %nend), %NT tiles.
 //#if KVLEN
@@ -99,14 +108,21 @@
 //#endif
     %kvi = arith.index_cast %kvv : {{KV_ELT}} to index
     %kvc = arith.maxsi %kvi, %c0 : index
-    %nvalid = arith.minsi %N, %kvc : index
+    %nvalid0 = arith.minsi %N, %kvc : index
 //#else
-    %nvalid = arith.addi %N, %c0 : index
+    %nvalid0 = arith.addi %N, %c0 : index
+//#endif
+//#if DOC_RUNS
+    // A document's keys end where it does: later ones count as past kv_len.
+    %wo_kvn = arith.minsi %nvalid0, %wo_ke : index
+    %nvalid = arith.select %wo_exact, %wo_kvn, %nvalid0 : index
+//#else
+    %nvalid = arith.addi %nvalid0, %c0 : index
 //#endif
 //#if CAUSAL
     %coff = arith.constant {{CAUSAL_OFFSET}} : index
-    %rend = arith.addi %m0, %rows : index
-    %cend0 = arith.addi %rend, %coff : index
+    %rlast = arith.addi %m0, %rows : index
+    %cend0 = arith.addi %rlast, %coff : index
     %cend = arith.maxsi %cend0, %c0 : index
     %nend = arith.minsi %nvalid, %cend : index
 //#else
@@ -116,10 +132,23 @@
 //#if MASK
 //#include attention_key_range
     %T0 = arith.addi %kr_t0, %c0 : index
-    %NT = arith.subi %kr_t1, %kr_t0 : index
+    %NTm = arith.subi %kr_t1, %kr_t0 : index
+    %N0m = arith.muli %T0, %cBN : index
+//#if DOC_RUNS
+    // A document's item: its keys from the document's first on, all shown
+    // by the mask (attention_key_range.mlir); keys past the document's end
+    // are hidden as past kv_len (%nvalid).
+    %wo_kn0 = arith.subi %nend, %wo_ks : index
+    %wo_kn = arith.maxsi %wo_kn0, %c0 : index
+    %wo_nt = arith.ceildivui %wo_kn, %cBN : index
+    %N0 = arith.select %wo_exact, %wo_ks, %N0m : index
+    %NT = arith.select %wo_exact, %wo_nt, %NTm : index
 //#else
-    %T0 = arith.addi %c0, %c0 : index
-    %NT = arith.ceildivui %nend, %cBN : index
+    %N0 = arith.addi %N0m, %c0 : index
+    %NT = arith.addi %NTm, %c0 : index
 //#endif
-    %N0 = arith.muli %T0, %cBN : index
+//#else
+    %NT = arith.ceildivui %nend, %cBN : index
+    %N0 = arith.addi %c0, %c0 : index
+//#endif
     %NT32 = arith.index_cast %NT : index to i32
