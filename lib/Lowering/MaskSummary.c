@@ -25,6 +25,8 @@
 
 enum { SUMMARY_THREADS = 256, SUMMARY_MAX_RANK = 4, DOC_MAX = 1024 };
 
+static bool docRuns(const FaAttentionKernel *k);
+
 /* Whether `fn` (the mask) reads its argument `arg` with tensor.extract. */
 static bool extractsFrom(MlirOperation fn, intptr_t arg) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0));
@@ -118,6 +120,7 @@ static const char *appendSummary(FaText *t, const FaAttentionKernel *k, intptr_t
   faTemplateVarsSetText(&vars, "LOAD_ELT", load.data);
   faTemplateVarsSetInt(&vars, "THREADS", SUMMARY_THREADS);
   faTemplateVarsSetFlag(&vars, "GPU", k->onGpu);
+  faTemplateVarsSetFlag(&vars, "SKIP", docRuns(k));
   const char *missing = faTextAppendTemplate(t, faTemplateAttentionMaskSummary, &vars);
   faTemplateVarsDestroy(&vars);
   faTextDestroy(&capType);
@@ -129,6 +132,12 @@ static const char *appendSummary(FaText *t, const FaAttentionKernel *k, intptr_t
 
 bool faAttentionUsesKeyTable(const FaAttentionKernel *k) {
   return k->onGpu && k->numSummaries > 0 && faAttentionUsesTensorCores(k);
+}
+
+/* Whether packed documents may take their own work items (the key-range
+ * table's first launch, before the summaries, which it may skip). */
+static bool docRuns(const FaAttentionKernel *k) {
+  return faAttentionUsesWorkOrder(k) && faAttentionDocumentCapture(k) >= 0;
 }
 
 bool faAttentionUsesWorkOrder(const FaAttentionKernel *k) {
@@ -261,10 +270,12 @@ const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKe
 static void appendDeclarations(FaText *t, const FaAttentionKernel *k, intptr_t c) {
   int s = k->summaryOf[c];
   faTextAppend(t, "func.func private @%s_summary_size%d(!C%ld) -> index\n", k->name, s, (long)c);
-  faTextAppend(t, "func.func private @%s_summary%d(!C%ld, memref<?xi64>)\n", k->name, s, (long)c);
+  faTextAppend(t, "func.func private @%s_summary%d(!C%ld, memref<?xi64>%s)\n", k->name, s, (long)c,
+               docRuns(k) ? ", memref<?xi32>, index" : "");
 }
 
-static void appendBegin(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+/* A summary's allocation (%sumS). */
+static void appendAlloc(FaText *t, const FaAttentionKernel *k, intptr_t c) {
   int s = k->summaryOf[c];
   long n = (long)c;
   faTextAppend(t, "  %%sum%d_n = func.call @%s_summary_size%d(%%cap%ld) : (!C%ld) -> index\n", s,
@@ -277,8 +288,16 @@ static void appendBegin(FaText *t, const FaAttentionKernel *k, intptr_t c) {
                  s, s, s, s, s, s);
   else
     faTextAppend(t, "  %%sum%d = memref.alloc(%%sum%d_n) : memref<?xi64>\n", s, s);
-  faTextAppend(t, "  func.call @%s_summary%d(%%cap%ld, %%sum%d) {no_inline} : (!C%ld, memref<?xi64>) -> ()\n",
-               k->name, s, n, s, n);
+}
+
+/* Its launch (skipped where packed documents took their own work items). */
+static void appendCompute(FaText *t, const FaAttentionKernel *k, intptr_t c) {
+  int s = k->summaryOf[c];
+  long n = (long)c;
+  bool skip = docRuns(k);
+  faTextAppend(t, "  func.call @%s_summary%d(%%cap%ld, %%sum%d%s) {no_inline} : (!C%ld, memref<?xi64>%s) -> ()\n",
+               k->name, s, n, s, skip ? ", %keytab, %kt_flag" : "", n,
+               skip ? ", memref<?xi32>, index" : "");
 }
 
 static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
@@ -295,38 +314,48 @@ static void appendEnd(FaText *t, const FaAttentionKernel *k, intptr_t c) {
 
 /* The key-range table's declaration, allocation and launch, and free:
  * 4 x B x Hq x ceil(M / 64) i32 (attention_key_table.mlir), then with the
- * work order its count (4 i32) and records, 4 i32 for each of at most
- * 2 x B x Hq x ceil(M / FA_WORK_ORDER_ROWS) items. */
+ * work order its count and flag (4 i32) and records, 4 i32 for each of at
+ * most 4 x B x Hq x ceil(M / FA_WORK_ORDER_ROWS) items. */
 static void keyTableDeclaration(FaText *t, const FaAttentionKernel *k) {
-  faTextAppend(t, "func.func private @%s_keytable(index, index, index, index", k->name);
+  faTextAppend(t, "func.func private @%s_keytable(index, index, index, index, index", k->name);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
   faTextAppend(t, ")\n");
 }
 
-static void keyTableBegin(FaText *t, const FaAttentionKernel *k) {
+/* Its allocation (%keytab; %kt_flag: where packed documents' work items are
+ * flagged, attention_key_table.mlir). */
+static void keyTableAlloc(FaText *t, const FaAttentionKernel *k) {
   faTextAppend(t, "  %%kt_g = arith.constant 64 : index\n"
                   "  %%kt_4 = arith.constant 4 : index\n"
                   "  %%kt_r = arith.ceildivui %%M, %%kt_g : index\n"
                   "  %%kt_bh = arith.muli %%B, %%Hq : index\n"
-                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n");
+                  "  %%kt_r2 = arith.muli %%kt_r, %%kt_4 : index\n"
+                  "  %%kt_e0 = arith.muli %%kt_bh, %%kt_r2 : index\n"
+                  "  %%kt_1 = arith.constant 1 : index\n"
+                  "  %%kt_flag = arith.addi %%kt_e0, %%kt_1 : index\n");
   if (faAttentionUsesWorkOrder(k))
-    faTextAppend(t, "  %%kt_e0 = arith.muli %%kt_bh, %%kt_r2 : index\n"
-                    "  %%kt_wr = arith.constant %d : index\n"
+    faTextAppend(t, "  %%kt_wr = arith.constant %d : index\n"
                     "  %%kt_wt = arith.ceildivui %%M, %%kt_wr : index\n"
                     "  %%kt_wn = arith.muli %%kt_bh, %%kt_wt : index\n"
-                    "  %%kt_8 = arith.constant 8 : index\n"
-                    "  %%kt_wr8 = arith.muli %%kt_wn, %%kt_8 : index\n"
+                    "  %%kt_16 = arith.constant 16 : index\n"
+                    "  %%kt_wr8 = arith.muli %%kt_wn, %%kt_16 : index\n"
                     "  %%kt_e1 = arith.addi %%kt_e0, %%kt_4 : index\n"
                     "  %%kt_e = arith.addi %%kt_e1, %%kt_wr8 : index\n",
                  (int)FA_WORK_ORDER_ROWS);
   else
-    faTextAppend(t, "  %%kt_e = arith.muli %%kt_bh, %%kt_r2 : index\n");
+    faTextAppend(t, "  %%kt_e = arith.addi %%kt_e0, %%kt_1 : index\n");
   faTextAppend(t, "  %%kt_w = gpu.wait async\n"
                   "  %%keytab, %%kt_a = gpu.alloc async [%%kt_w] (%%kt_e) : memref<?xi32>\n"
-                  "  gpu.wait [%%kt_a]\n"
-                  "  func.call @%s_keytable(%%B, %%Hq, %%M, %%N", k->name);
+                  "  gpu.wait [%%kt_a]\n");
+}
+
+/* Its launch in `mode` (0: entries and order; 1: packed documents). */
+static void keyTableCall(FaText *t, const FaAttentionKernel *k, int mode) {
+  faTextAppend(t, "  %%kt_m%d = arith.constant %d : index\n"
+                  "  func.call @%s_keytable(%%kt_m%d, %%B, %%Hq, %%M, %%N",
+               mode, mode, k->name, mode);
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_VALUES);
-  faTextAppend(t, ") {no_inline} : (index, index, index, index");
+  faTextAppend(t, ") {no_inline} : (index, index, index, index, index");
   faAttentionAppendRangeCaptures(t, k, FA_CAPTURES_TYPES);
   faTextAppend(t, ") -> ()\n");
 }
@@ -339,20 +368,28 @@ static void keyTableEnd(FaText *t, const FaAttentionKernel *k) {
 }
 
 void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
-  void (*const parts[3])(FaText *, const FaAttentionKernel *, intptr_t) = {
-      appendDeclarations, appendBegin, appendEnd};
-  void (*const keyTableParts[3])(FaText *, const FaAttentionKernel *) = {
-      keyTableDeclaration, keyTableBegin, keyTableEnd};
   static const char *const kNames[3] = {"SUMMARY_DECLS", "SUMMARY_BEGIN", "SUMMARY_END"};
+  bool table = faAttentionUsesKeyTable(k), docs = docRuns(k);
   for (int p = 0; p < 3; ++p) {
     FaText t;
     faTextInit(&t);
     faTextAppend(&t, "// (MaskSummary.c)\n");
     for (intptr_t c = 0; c < k->numCaptures; ++c)
       if (k->summaryOf[c] >= 0)
-        parts[p](&t, k, c);
-    if (faAttentionUsesKeyTable(k))
-      keyTableParts[p](&t, k);
+        (p == 0 ? appendDeclarations : p == 1 ? appendAlloc : appendEnd)(&t, k, c);
+    if (table && p == 0)
+      keyTableDeclaration(&t, k);
+    if (table && p == 1)
+      keyTableAlloc(&t, k);
+    if (docs && p == 1) /* packed documents first: they may skip the rest */
+      keyTableCall(&t, k, 1);
+    for (intptr_t c = 0; p == 1 && c < k->numCaptures; ++c)
+      if (k->summaryOf[c] >= 0)
+        appendCompute(&t, k, c);
+    if (table && p == 1)
+      keyTableCall(&t, k, 0);
+    if (table && p == 2)
+      keyTableEnd(&t, k);
     faTemplateVarsSetText(vars, kNames[p], t.data);
     faTextDestroy(&t);
   }

@@ -5,6 +5,7 @@
  * memory (also when the allocation itself failed), so host code goes on
  * safely to its end. */
 #include "Driver.h"
+#include "Profile.h"
 #include "RuntimeSupport.h"
 
 #include "fa-c/Runtime.h"
@@ -93,6 +94,7 @@ FA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
     faRtFail(-1, "the GPU module has no kernel '%s'", name);
     return NULL;
   }
+  faRtProfileNameFunction(f, name);
   return f;
 }
 
@@ -112,8 +114,10 @@ FA_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gx, intptr_t gy, int
                                    size_t paramsCount) {
   if (!launchable(function))
     return;
+  int slot = faRtProfileBegin(faRtGetDriver(), function, stream);
   failed(faRtGetDriver()->launch(function, gx, gy, gz, bx, by, bz, smem, stream, params, extra),
          "kernel launch");
+  faRtProfileEnd(faRtGetDriver(), slot, stream);
 }
 
 /* MLIR's ABI for gpu.launch_func with clusters (sm_90 thread block

@@ -32,6 +32,14 @@
 // OK-NOT: error
 // OK: fake-gpu: {{cuLaunchKernel|hipModuleLaunchKernel}} grid (1,1,1) block (256,1,1) smem 0
 // OK: run: status 0
+// OK-NOT: fa-rt profile
+ *
+ * Per-kernel device time (FA_RT_PROFILE=1, lib/Runtime/Profile.c): each
+ * launch between two events, summed per kernel and printed at exit (the
+ * double's events are 1.5 ms apart).
+// RUN: env FA_RUNTIME_DRIVER=%fake_gpu FA_RT_PROFILE=1 fa-rt-errors-cuda run %S/Inputs/kernels.ptx 2>&1 | FileCheck %s --check-prefix=PROFILE
+// PROFILE-DAG: run: status 0
+// PROFILE-DAG: fa-rt profile: fa_test_fill{{ +}}1 launches, mean{{ +}}1500.00 us
  *
  * Host registration: nested registrations of one buffer reach the driver
  * once; memory registered before (by the caller) is never unregistered here.

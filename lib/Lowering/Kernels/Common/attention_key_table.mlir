@@ -13,7 +13,11 @@
 //#vars DOC_CAP DOC_S DOC_CAP_TYPE DOC_MAX
 //#flags WORK_ORDER CAUSAL DOC_RUNS
 func.func private @{{RANGE_FN}}(index, index, index, index, index, index{{RANGE_CAP_TYPES}}) -> (i1, i1)
-func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index{{RANGE_PARAMS}}) {
+// %mode 0: the entries, then the work order of query tiles; with DOC_RUNS,
+// first (before the summaries) %mode 1: the documents' work order where the
+// ids allow it, flagged at [4 * entries + 1], which then skips the
+// summaries, the entries and the query tiles' order (nothing reads them).
+func.func private @{{NAME}}_keytable(%mode: index, %B: index, %Hq: index, %M: index, %N: index{{RANGE_PARAMS}}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -26,11 +30,23 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
   %nth = arith.constant {{THREADS}} : index
   %blocks = arith.ceildivui %total, %nth : index
   %one = arith.maxui %blocks, %c1 : index
+  %cnt = arith.muli %total, %c4w : index
+  %flagAt = arith.addi %cnt, %c1 : index
+  %entries = arith.cmpi eq, %mode, %c0 : index
+  scf.if %entries {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %one, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %nth, %sy = %c1, %sz = %c1) {
     %id0 = arith.muli %bx, %nth : index
     %id = arith.addi %id0, %tx : index
-    %in = arith.cmpi ult, %id, %total : index
+    %in0 = arith.cmpi ult, %id, %total : index
+//#if DOC_RUNS
+    %done32 = memref.load %keytab[%flagAt] : memref<?xi32>
+    %zero32 = arith.constant 0 : i32
+    %todo = arith.cmpi eq, %done32, %zero32 : i32
+    %in = arith.andi %in0, %todo : i1
+//#else
+    %in = arith.andi %in0, %in0 : i1
+//#endif
     scf.if %in {
       %r = arith.remui %id, %R : index
       %bh = arith.divui %id, %R : index
@@ -102,6 +118,7 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
     }
     gpu.terminator
   }
+  }
 //#if WORK_ORDER
   // The work order of the Hopper kernel's persistent workgroups, after the
   // entries: the item count, then a record of four i32 per position (read
@@ -120,8 +137,9 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
   // document's first key, its end): no key of another document, no mask.
   %wo_bm = arith.constant {{WORK_BM}} : index
   %wo_MT = arith.ceildivui %M, %wo_bm : index
-  %wo_cnt = arith.muli %total, %c4w : index
+  %wo_cnt = arith.addi %cnt, %c0 : index
   %wo_base = arith.addi %wo_cnt, %c4w : index
+  %wo_docmode = arith.cmpi ne, %mode, %c0 : index
   %wo_nth = arith.constant 256 : index
   gpu.launch blocks(%wo_bx, %wo_by, %wo_bz) in (%wo_gx = %BH, %wo_gy = %c1, %wo_gz = %c1)
              threads(%wo_tx, %wo_ty, %wo_tz) in (%wo_sx = %wo_nth, %wo_sy = %c1, %wo_sz = %c1)
@@ -138,14 +156,39 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
       memref.store %wo_zero, %wo_hist[%wo_x] : memref<256xi32, #gpu.address_space<workgroup>>
     }
 //#if DOC_RUNS
-    %wo_exact = func.call @{{NAME}}_doc_starts(%wo_tx, %M, %N, %wo_MT, %cap{{DOC_CAP}}, %wo_scan, %wo_docs, %wo_flag)
-        : (index, index, index, index, {{DOC_CAP_TYPE}}, memref<256xi32, #gpu.address_space<workgroup>>,
-           memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>, memref<1xi32, #gpu.address_space<workgroup>>) -> index
-//#else
-    %wo_exact = arith.constant 0 : index
-//#endif
+    // %mode 1: the documents (%wo_exact > 0 where the ids allow), flagged
+    // for what follows; %mode 0: query tiles unless flagged.
+    %wo_exact = scf.if %wo_docmode -> (index) {
+      %wo_ex = func.call @{{NAME}}_doc_starts(%wo_tx, %M, %N, %wo_MT, %cap{{DOC_CAP}}, %wo_scan, %wo_docs, %wo_flag)
+          : (index, index, index, index, {{DOC_CAP_TYPE}}, memref<256xi32, #gpu.address_space<workgroup>>,
+             memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>, memref<1xi32, #gpu.address_space<workgroup>>) -> index
+      scf.yield %wo_ex : index
+    } else {
+      scf.yield %c0 : index
+    }
     %wo_isexact = arith.cmpi ugt, %wo_exact, %c0 : index
+    %wo_done32 = memref.load %keytab[%flagAt] : memref<?xi32>
+    %wo_done = arith.cmpi ne, %wo_done32, %wo_zero : i32
+    %wo_nodoc = arith.xori %wo_isexact, %wo_true : i1
+    %wo_skip0 = arith.andi %wo_docmode, %wo_nodoc : i1
+    %wo_nd0 = arith.xori %wo_docmode, %wo_true : i1
+    %wo_skip1 = arith.andi %wo_nd0, %wo_done : i1
+    %wo_skip = arith.ori %wo_skip0, %wo_skip1 : i1
+    %wo_t00 = arith.cmpi eq, %wo_tx, %c0 : index
+    %wo_b00 = arith.cmpi eq, %wo_bx, %c0 : index
+    %wo_first = arith.andi %wo_t00, %wo_b00 : i1
+    %wo_setflag = arith.andi %wo_first, %wo_docmode : i1
+    scf.if %wo_setflag {
+      %wo_f32 = arith.extui %wo_isexact : i1 to i32
+      memref.store %wo_f32, %keytab[%flagAt] : memref<?xi32>
+    }
+//#else
+    %wo_isexact = arith.constant false
+    %wo_skip = arith.constant false
+//#endif
     gpu.barrier
+    %wo_go = arith.xori %wo_skip, %wo_true : i1
+    scf.if %wo_go {
     %wo_c2 = arith.constant 2 : index
     // Phase 0 counts the items of each bin, phase 1 places them.
     scf.for %wo_ph = %c0 to %wo_c2 step %c1 {
@@ -202,6 +245,7 @@ func.func private @{{NAME}}_keytable(%B: index, %Hq: index, %M: index, %N: index
         %wo_all32 = arith.index_castui %wo_all : index to i32
         memref.store %wo_all32, %keytab[%wo_cnt] : memref<?xi32>
       }
+    }
     }
     gpu.terminator
   }
@@ -292,7 +336,8 @@ func.func private @{{NAME}}_summary_elt{{DOC_S}}({{DOC_CAP_TYPE}}, index, index)
 // %docs (the first is 0), in order: thread t counts the changes in its
 // chunk of positions, a scan gives each chunk its first slot. Returns the
 // number of documents + 1 where the ids are sorted and there are at most
-// %MT (and {{DOC_MAX}}) documents, else 0 (the query tiles' items instead).
+// 3 %MT (and {{DOC_MAX}}) documents (so at most 4 %MT items: the records'
+// room), else 0 (the query tiles' items instead).
 func.func private @{{NAME}}_doc_starts(%tx: index, %M: index, %N: index, %MT: index, %doc: {{DOC_CAP_TYPE}},
                                        %scan: memref<256xi32, #gpu.address_space<workgroup>>,
                                        %docs: memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>,
@@ -358,7 +403,9 @@ func.func private @{{NAME}}_doc_starts(%tx: index, %M: index, %N: index, %MT: in
   %tot = arith.index_castui %tot32 : i32 to index
   %nd = arith.addi %tot, %c1 : index
   %sorted = arith.cmpi ne, %ok32, %zero : i32
-  %few0 = arith.cmpi ule, %nd, %MT : index
+  %c3 = arith.constant 3 : index
+  %MT3 = arith.muli %MT, %c3 : index
+  %few0 = arith.cmpi ule, %nd, %MT3 : index
   %few1 = arith.cmpi ule, %nd, %cap : index
   %few = arith.andi %few0, %few1 : i1
   %use = arith.andi %sorted, %few : i1
@@ -369,30 +416,30 @@ func.func private @{{NAME}}_doc_starts(%tx: index, %M: index, %N: index, %MT: in
 
 // Positions [%p0, %p1) (from 1) of %doc where the id changes: their count
 // from %slot0 and whether the ids never decrease there; with %write, each
-// at %docs[its slot] (up to {{DOC_MAX}}). Eight ids are loaded at a time
+// at %docs[its slot] (up to {{DOC_MAX}}). 32 ids are loaded at a time
 // (the affine loops unroll: the loads are in flight together).
 func.func private @{{NAME}}_doc_chunk(%doc: {{DOC_CAP_TYPE}}, %p0: index, %p1: index,
                                       %docs: memref<{{DOC_MAX}}xi32, #gpu.address_space<workgroup>>,
                                       %slot0: i32, %write: i1) -> (i32, i1) attributes {fa.inline} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
   %cap = arith.constant {{DOC_MAX}} : index
   %true = arith.constant true
-  %z8 = arith.constant dense<0> : vector<8xi64>
+  %z32 = arith.constant dense<0> : vector<32xi64>
   %pm = arith.subi %p0, %c1 : index
   %x0 = func.call @{{NAME}}_summary_elt{{DOC_S}}(%doc, %c0, %pm) : ({{DOC_CAP_TYPE}}, index, index) -> i64
-  %r:3 = scf.for %q = %p0 to %p1 step %c8 iter_args(%prev = %x0, %slot = %slot0, %ok = %true) -> (i64, i32, i1) {
-    %ys = affine.for %k = 0 to 8 iter_args(%acc = %z8) -> (vector<8xi64>) {
+  %r:3 = scf.for %q = %p0 to %p1 step %c32 iter_args(%prev = %x0, %slot = %slot0, %ok = %true) -> (i64, i32, i1) {
+    %ys = affine.for %k = 0 to 32 iter_args(%acc = %z32) -> (vector<32xi64>) {
       %p = arith.addi %q, %k : index
       %y = func.call @{{NAME}}_summary_elt{{DOC_S}}(%doc, %c0, %p) : ({{DOC_CAP_TYPE}}, index, index) -> i64
-      %acc2 = vector.insert %y, %acc[%k] : i64 into vector<8xi64>
-      affine.yield %acc2 : vector<8xi64>
+      %acc2 = vector.insert %y, %acc[%k] : i64 into vector<32xi64>
+      affine.yield %acc2 : vector<32xi64>
     }
-    %v:3 = affine.for %k = 0 to 8 iter_args(%x = %prev, %sl = %slot, %o = %ok) -> (i64, i32, i1) {
+    %v:3 = affine.for %k = 0 to 32 iter_args(%x = %prev, %sl = %slot, %o = %ok) -> (i64, i32, i1) {
       %p = arith.addi %q, %k : index
       %in = arith.cmpi ult, %p, %p1 : index
-      %y = vector.extract %ys[%k] : i64 from vector<8xi64>
+      %y = vector.extract %ys[%k] : i64 from vector<32xi64>
       %ne0 = arith.cmpi ne, %x, %y : i64
       %ne = arith.andi %ne0, %in : i1
       %le0 = arith.cmpi sle, %x, %y : i64

@@ -12,7 +12,7 @@
 // are two reads (@{{NAME}}_mask_range). Entries whose run passes the row's
 // end hold the minimum and maximum of a part of the run; no query reads them.
 //#vars NAME S CAP_TYPE DIMS ROW_INDEX LOAD_ELT THREADS
-//#flags GPU
+//#flags GPU SKIP
 
 // %R, %L, %NT, %LV of the capture.
 func.func private @{{NAME}}_summary_shape{{S}}(%cap: {{CAP_TYPE}}) -> (index, index, index, index) attributes {fa.inline} {
@@ -54,8 +54,13 @@ func.func private @{{NAME}}_summary_elt{{S}}(%cap: {{CAP_TYPE}}, %row: index, %e
 
 // Fills %sum (of @{{NAME}}_summary_size{{S}} elements): a workgroup per row,
 // level 0 from the elements (eight loads in flight a step), each level from
-// the one before.
-func.func private @{{NAME}}_summary{{S}}(%cap: {{CAP_TYPE}}, %sum: memref<?xi64>) {
+// the one before. (SKIP: not where %skip[%skipAt] is set: packed documents
+// in their own work items read no summary, attention_key_table.mlir.)
+func.func private @{{NAME}}_summary{{S}}(%cap: {{CAP_TYPE}}, %sum: memref<?xi64>
+//#if SKIP
+                                         , %skip: memref<?xi32>, %skipAt: index
+//#endif
+                                         ) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -75,6 +80,12 @@ func.func private @{{NAME}}_summary{{S}}(%cap: {{CAP_TYPE}}, %sum: memref<?xi64>
   // In an scf.execute_region: the inliner does not inline into gpu.launch.
   scf.execute_region {
     %nth = gpu.block_dim x
+//#if SKIP
+    %skipv = memref.load %skip[%skipAt] : memref<?xi32>
+    %skip0 = arith.constant 0 : i32
+    %todo = arith.cmpi eq, %skipv, %skip0 : i32
+    scf.if %todo {
+//#endif
 //#else
   scf.parallel (%row) = (%c0) to (%R) step (%c1) {
     %tid = arith.constant 0 : index
@@ -143,6 +154,9 @@ func.func private @{{NAME}}_summary{{S}}(%cap: {{CAP_TYPE}}, %sum: memref<?xi64>
         memref.store %nmax, %sum[%c1i] : memref<?xi64>
       }
     }
+//#if SKIP
+    }
+//#endif
 //#if GPU
     scf.yield
   }
