@@ -3132,8 +3132,8 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
                             m->zeroRowsAll || m->numSelectMasks > 1))
     return kUnboundedBias;
   /* A half add in score_mod is the scores' only modification but the scale
-   * (sinks join the softmax after it). */
-  if (m->halfBiasAdd.ptr && (m->softcap || m->clampLowest || m->zeroKeys ||
+   * and a softcap before it (sinks join the softmax after it). */
+  if (m->halfBiasAdd.ptr && ((m->softcap && !m->biasAfterSoftcap) || m->clampLowest || m->zeroKeys ||
                              m->zeroRowsAll || m->numSelectMasks || m->causal || m->kvLen ||
                              m->numMaskTerms || m->finiteMask || m->lseRoot.ptr ||
                              m->fillInScoreMod))

@@ -1063,8 +1063,10 @@ static void appendClamp(FaText *t, const char *in, const char *out) {
                kLowestScore, in, in, out);
 }
 
-/* The half form's skeleton: the sum rounded as the source rounds it, the
- * placeholder %bias of the bias's own type `biasType` (f32 or `half`). */
+/* The half form's skeleton: the sum rounded as the source rounds it (after
+ * the form's softcap, in f32 as the f32 form computes it, then rounded to
+ * the half type: Gemma-2's bf16 padding mask), the placeholder %bias of the
+ * bias's own type `biasType` (f32 or `half`). */
 static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form,
                                MlirType biasType) {
   const char *h = mlirTypeIsAF16(form->half) ? "f16" : "bf16";
@@ -1072,11 +1074,13 @@ static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIn
   FaText t;
   faTextInit(&t);
   faTextAppend(&t,
-               "func.func private @%s(%%s: f32, %%b: index, %%h: index, %%i: index, "
+               "func.func private @%s(%%%s: f32, %%b: index, %%h: index, %%i: index, "
                "%%j: index) -> f32 {\n"
                "  %%c0 = arith.constant 0 : index\n"
                "  %%bias = arith.constant 0.0 : %s\n",
-               name, biasHalf ? h : "f32");
+               name, form->softcap ? "s0" : "s", biasHalf ? h : "f32");
+  if (form->softcap)
+    faIndexBiasAppendSoftcap(&t, form->softcap, "s0", "s");
   if (form->addInHalf) {
     faTextAppend(&t, "  %%sh = arith.truncf %%s : f32 to %s\n", h);
     if (biasHalf)
