@@ -2228,10 +2228,15 @@ static const char *matchScores(FaAttentionMatch *m, FaExpr *x, FaExpr **qk) {
       int termsBefore = m->numMaskTerms;
       bool first = !before && !termsBefore && !m->causal && !m->kvLen && !m->finiteMask &&
                    !m->clampLowest && !m->numSelectMasks;
+      /* Or under only a finite fill that replaces the scores (BLOOM's f16
+       * baddbmm under its causal fill): score_mod's select, where
+       * checkFiniteMask cannot bound the bias (checked in matchChain). */
+      bool underFill = !before && m->finiteMask && !m->fillAdded && !m->kvLen &&
+                       !m->clampLowest && m->numSelectMasks <= 1;
       TRY_MATCH(addBiasOrComputed(m, x->ops[1 - si]));
       if (m->bias != before) {
         const char *why = checkHalfBias(m, narrower(x->type, m->roundedTo));
-        if (why && !first)
+        if (why && !first && !underFill)
           return why;
         /* The first thing done to the scores before the softmax: score_mod
          * adds it as the source does (checked whole in matchChain). */
@@ -3131,12 +3136,14 @@ static const char *matchChain(MlirOperation op, FaAttentionMatch *m,
   if (m->fillInScoreMod && (m->softcap || m->clampLowest || m->sinks.ptr || m->zeroKeys ||
                             m->zeroRowsAll || m->numSelectMasks > 1))
     return kUnboundedBias;
-  /* A half add in score_mod is the scores' only modification but the scale
-   * and a softcap before it (sinks join the softmax after it). */
-  if (m->halfBiasAdd.ptr && ((m->softcap && !m->biasAfterSoftcap) || m->clampLowest || m->zeroKeys ||
-                             m->zeroRowsAll || m->numSelectMasks || m->causal || m->kvLen ||
-                             m->numMaskTerms || m->finiteMask || m->lseRoot.ptr ||
-                             m->fillInScoreMod))
+  /* A half add in score_mod is the scores' only modification but the scale,
+   * a softcap before it and a finite fill's select after it (sinks join the
+   * softmax after it). */
+  bool maskedInScoreMod = m->fillInScoreMod; /* the fill's select, in score_mod too */
+  if (m->halfBiasAdd.ptr &&
+      ((m->softcap && !m->biasAfterSoftcap) || m->clampLowest || m->zeroKeys || m->zeroRowsAll ||
+       m->kvLen || m->lseRoot.ptr ||
+       (!maskedInScoreMod && (m->numSelectMasks || m->causal || m->numMaskTerms || m->finiteMask))))
     return kHalfBias;
   TRY_MATCH(checkUses(m));
   TRY_MATCH(planLayout(m));

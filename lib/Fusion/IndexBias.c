@@ -1063,8 +1063,23 @@ static void appendClamp(FaText *t, const char *in, const char *out) {
                kLowestScore, in, in, out);
 }
 
-/* The half form's skeleton: the sum rounded as the source rounds it (after
- * the form's softcap, in f32 as the f32 form computes it, then rounded to
+/* The function's end: `%result` returned, or where `form` has a visibility
+ * the fill where it is false (clamped into the op's domain as the bias is). */
+static void appendReturn(FaText *t, const FaIndexBiasForm *form, const char *result) {
+  if (form && form->visible) {
+    faTextAppend(t, "%s", form->visible);
+    faTextAppendF32Constant(t, "fill", isinf(form->fill) ? form->fill
+                                                         : fmax(form->fill, kLowestScore));
+    faTextAppend(t, "  %%rv = arith.select %%%s, %%%s, %%fill : f32\n", form->visibleName,
+                 result);
+    result = "rv";
+  }
+  faTextAppend(t, "  func.return %%%s : f32\n}\n", result);
+}
+
+/* The half form's skeleton: the sum rounded as the source rounds it (under
+ * the form's visibility as the f32 form's: BLOOM's f16 baddbmm under its
+ * causal fill; after the form's softcap, in f32 as the f32 form computes it, then rounded to
  * the half type: Gemma-2's bf16 padding mask), the placeholder %bias of the
  * bias's own type `biasType` (f32 or `half`). */
 static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIndexBiasForm *form,
@@ -1104,7 +1119,7 @@ static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIn
    * -2.36e38): -inf stays -inf. */
   faTextAppend(&t, "  %%re = arith.extf %%rh : %s to f32\n", h);
   appendClamp(&t, "re", "r");
-  faTextAppend(&t, "  func.return %%r : f32\n}\n");
+  appendReturn(&t, form, "r");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;
@@ -1124,15 +1139,7 @@ static bool appendSkeleton(MlirOperation table, const char *name, const FaIndexB
     faIndexBiasAppendSoftcap(&t, softcap, "s0", "s");
   appendClamp(&t, "bias", "clamped");
   faTextAppend(&t, "  %%r = arith.addf %%s, %%clamped : f32\n");
-  const char *result = "r";
-  if (form && form->visible) {
-    faTextAppend(&t, "%s", form->visible);
-    faTextAppendF32Constant(&t, "fill", isinf(form->fill) ? form->fill
-                                                          : fmax(form->fill, kLowestScore));
-    faTextAppend(&t, "  %%rv = arith.select %%%s, %%r, %%fill : f32\n", form->visibleName);
-    result = "rv";
-  }
-  faTextAppend(&t, "  func.return %%%s : f32\n}\n", result);
+  appendReturn(&t, form, "r");
   bool ok = mlirLogicalResultIsSuccess(faModuleAppendParsed(table, &t));
   faTextDestroy(&t);
   return ok;
