@@ -36,8 +36,8 @@ else
     cp test/Models/$m.linalg.mlir $T/model_$m.linalg.mlir
     cp test/Models/$m.tosa.mlir $T/model_$m.tosa.mlir
   done
-  for f in test/Models/half_*.mlir test/Models/mask_gemma2_softcap_pad_f32.*.mlir \
-           test/Models/mask_alibi_bloom_f32.*.mlir; do
+  for f in test/Models/half_*.mlir test/Models/mask_gemma2_softcap_pad_*.mlir \
+           test/Models/mask_alibi_bloom_*.mlir; do
     cp $f $T/model_$(basename $f)
   done
   python3 test/Integration/gen_sweep.py 7 48 $T/sweep.mlir 1
@@ -50,6 +50,7 @@ for f in $T/*.mlir; do
   case $name in model_bert*) extra="$extra --binary-arg=1";; esac
   case $name in model_half_encoder_padmask*) extra="$extra --int-max=1";; esac
   case $name in model_half_kv_decode*) extra="$extra --int-max=47";; esac
+  case $name in model_mask_gemma2_softcap_pad_bf16*) extra="$extra --int-max=1";; esac
   case $name in split-keys_*) extra="--int-max=800";; esac
   extra="$extra $(sed -n 's|^// gpu-check-args: ||p' $f)"
   $B/tools/fa-check $extra --save=$dir $f > $dir/cpu.txt 2>&1 || echo "cpu check failed: $name"
