@@ -254,22 +254,18 @@ func.func private @{{NAME}}_keytable(%mode: index, %B: index, %Hq: index, %M: in
 }
 
 //#if WORK_ORDER
-// Each bin's first position, the bins of most tiles first (%hist: counts
-// in, first positions out; %scan[255] the number of items): thread t scans
-// bin 255 - t (an inclusive scan in eight doubling steps, then less its own
-// count).
-func.func private @{{NAME}}_wo_scan(%tx: index, %hist: memref<256xi32, #gpu.address_space<workgroup>>,
-                                    %scan: memref<256xi32, #gpu.address_space<workgroup>>) attributes {fa.inline} {
+// The inclusive scan of %x over the workgroup's 256 threads (thread %tx's
+// sum of threads 0..tx; %scan[255] the total, after the barriers): eight
+// doubling steps through %scan.
+func.func private @{{NAME}}_wg_scan(%tx: index, %x: i32,
+                                    %scan: memref<256xi32, #gpu.address_space<workgroup>>) -> i32 attributes {fa.inline} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %zero = arith.constant 0 : i32
-  %last = arith.constant 255 : index
-  %mine = arith.subi %last, %tx : index
-  %cnt = memref.load %hist[%mine] : memref<256xi32, #gpu.address_space<workgroup>>
-  memref.store %cnt, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
+  memref.store %x, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
   gpu.barrier
-  %inc = scf.for %s = %c0 to %c8 step %c1 iter_args(%acc = %cnt) -> (i32) {
+  %inc = scf.for %s = %c0 to %c8 step %c1 iter_args(%acc = %x) -> (i32) {
     %off = arith.shli %c1, %s : index
     %has = arith.cmpi uge, %tx, %off : index
     %from0 = arith.subi %tx, %off : index
@@ -282,6 +278,22 @@ func.func private @{{NAME}}_wo_scan(%tx: index, %hist: memref<256xi32, #gpu.addr
     gpu.barrier
     scf.yield %acc2 : i32
   }
+  return %inc : i32
+}
+
+// Each bin's first position, the bins of most tiles first (%hist: counts
+// in, first positions out; %scan[255] the number of items): thread t scans
+// bin 255 - t (@{{NAME}}_wg_scan, then less its own count).
+func.func private @{{NAME}}_wo_scan(%tx: index, %hist: memref<256xi32, #gpu.address_space<workgroup>>,
+                                    %scan: memref<256xi32, #gpu.address_space<workgroup>>) attributes {fa.inline} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0 : i32
+  %last = arith.constant 255 : index
+  %mine = arith.subi %last, %tx : index
+  %cnt = memref.load %hist[%mine] : memref<256xi32, #gpu.address_space<workgroup>>
+  %inc = func.call @{{NAME}}_wg_scan(%tx, %cnt, %scan) : (index, i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
   %start = arith.subi %inc, %cnt : i32
   memref.store %start, %hist[%mine] : memref<256xi32, #gpu.address_space<workgroup>>
   gpu.barrier
@@ -374,21 +386,7 @@ func.func private @{{NAME}}_doc_starts(%tx: index, %M: index, %N: index, %MT: in
   scf.if %bad {
     memref.store %zero, %flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
   }
-  memref.store %cs#0, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
-  gpu.barrier
-  %inc = scf.for %s = %c0 to %c8 step %c1 iter_args(%acc = %cs#0) -> (i32) {
-    %off = arith.shli %c1, %s : index
-    %has = arith.cmpi uge, %tx, %off : index
-    %from0 = arith.subi %tx, %off : index
-    %from = arith.select %has, %from0, %tx : index
-    %y0 = memref.load %scan[%from] : memref<256xi32, #gpu.address_space<workgroup>>
-    %y = arith.select %has, %y0, %zero : i32
-    %acc2 = arith.addi %acc, %y : i32
-    gpu.barrier
-    memref.store %acc2, %scan[%tx] : memref<256xi32, #gpu.address_space<workgroup>>
-    gpu.barrier
-    scf.yield %acc2 : i32
-  }
+  %inc = func.call @{{NAME}}_wg_scan(%tx, %cs#0, %scan) : (index, i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
   // Document 1 + (the changes before this chunk) starts at its first change.
   %excl = arith.subi %inc, %cs#0 : i32
   %slot0 = arith.addi %excl, %one : i32
