@@ -100,7 +100,8 @@ func.func private @{{NAME}}({{ARGS}}) {
   %kmp = builtin.unrealized_conversion_cast %kmap : !{{P}}kvmap to !llvm.ptr
   %vmp = builtin.unrealized_conversion_cast %vmap : !{{P}}kvmap to !llvm.ptr
   // Work items are (query tile, batch, head) triples, %tile = 0 .. B Hq MT - 1
-  // (attention_wgmma_tile), a workgroup each; persistent: at most
+  // (attention_wgmma_tile; with a data mask's work order, its records: a
+  // packed document's rows are items of their own), a workgroup each; persistent: at most
   // {{CTAS_PER_SM}} workgroup(s) per SM of the device, and workgroup %bid
   // takes items %bid, %bid + %gx, ... (its next Q and K / V load during its
   // epilogue).

@@ -26,7 +26,8 @@
     // record per position: (batch * Hq + head, first row, first key, end of
     // its keys) where the first key is >= 0 (DOC_RUNS: rows of one
     // document, whose keys are [first key, end) and need no mask), or
-    // (.., 64-aligned first row, -1, 0): the table's entries say its keys.
+    // (.., its query tile's first row, -1, 0): the table's entries say its
+    // keys.
     %wo_pos = arith.index_castui %tile32 : i32 to index
     %wo_at = arith.muli %wo_pos, %wo_c4 : index
     %wo_at0 = arith.addi %wo_recs, %wo_at : index
@@ -99,7 +100,7 @@
 //#endif
     %mleft = arith.subi %rend, %m0 : index
     %rows = arith.minui %mleft, %cBM : index
-    // Keys this work item visits: [0, %nend), %NT tiles.
+    // Keys this work item visits: up to %nend, %NT tiles from %N0.
 //#if KVLEN
 //#if KVLEN_PER_HEAD
     %kvv = memref.load %kvl[%b, %h] : !KVL
