@@ -780,9 +780,20 @@ static bool isIntegerLeaf(const FaExpr *e) {
   return e->kind == FA_EXPR_LEAF && mlirTypeIsAInteger(e->type);
 }
 
-/* a + s*b, unless both hold different KV-length leaves. */
+/* Whether leaves `a` and `b` read the same element: one tensor, one map. */
+static bool sameLeafElement(const FaExpr *a, const FaExpr *b) {
+  if (!mlirValueEqual(a->tensor, b->tensor) || a->rank != b->rank)
+    return false;
+  for (int k = 0; k < a->rank; ++k)
+    if (a->dims[k] != b->dims[k])
+      return false;
+  return true;
+}
+
+/* a + s*b, unless both hold different KV-length leaves (another tensor, or
+ * the same one read elsewhere). */
 static bool linearCombine(Linear a, Linear b, double s, Linear *out) {
-  if (a.kv && b.kv && !mlirValueEqual(a.kv->tensor, b.kv->tensor))
+  if (a.kv && b.kv && !sameLeafElement(a.kv, b.kv))
     return false;
   *out = (Linear){a.ci + s * b.ci, a.cj + s * b.cj, a.ck + s * b.ck,
                   a.c + s * b.c, a.kv ? a.kv : b.kv};

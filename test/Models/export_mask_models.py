@@ -55,6 +55,9 @@ torch 2.15.0 and torch-mlir 20261001 (mask_models.md).
   flash_ref_row_guard_f32  flash-attn's attention_ref: key padding mask [B,N]
                      (bool input) and causal local mask, masked_fill(~mask, -inf),
                      softmax, rows with no visible key masked_fill'ed to 0
+  packed_docs_sdpa_bf16  packed documents: int64 document ids [N] (an input),
+                     same document and k <= q as SDPA's boolean attn_mask
+  packed_docs_eager_f32  the same in eager code, masked_fill(~mask, -inf)
 """
 import math
 import os
@@ -566,6 +569,41 @@ def args_flash_ref(dtype, B=2, S=20, H=2, D=32):
     return (r(B, S, H, D), r(B, S, H, D), r(B, S, H, D), key_padding_mask)
 
 
+# 14 -------------------------------------------------------------------------
+class PackedDocsSdpa(torch.nn.Module):
+    """Packed documents (sequence packing, as FlexAttention's document-masking
+    example compares against): document ids [N] (an int64 input, one id per
+    token), mask = same document and k <= q as a boolean attn_mask of SDPA."""
+
+    def forward(self, query, key, value, document_ids):
+        N = key.shape[-2]
+        same = document_ids[:, None] == document_ids[None, :]
+        pos = torch.arange(N, device=query.device)
+        causal = pos[None, :] <= pos[:, None]
+        return F.scaled_dot_product_attention(query, key, value, attn_mask=same & causal)
+
+
+class PackedDocsEager(torch.nn.Module):
+    """The same in eager code: q@k^T / sqrt(d), masked_fill(~mask, -inf),
+    softmax in f32, @v."""
+
+    def forward(self, query, key, value, document_ids):
+        N, D = key.shape[-2], query.shape[-1]
+        same = document_ids[:, None] == document_ids[None, :]
+        pos = torch.arange(N, device=query.device)
+        mask = same & (pos[None, :] <= pos[:, None])
+        scores = torch.matmul(query, key.transpose(-1, -2)) / math.sqrt(D)
+        scores = scores.masked_fill(~mask[None, None], float("-inf"))
+        p = F.softmax(scores.float(), dim=-1).type_as(query)
+        return torch.matmul(p, value)
+
+
+def args_docs(dtype, B=1, S=40, H=2, D=32):
+    r = rnd(dtype)
+    ids = torch.tensor([0] * 13 + [1] * 9 + [2] * 18, dtype=torch.int64)
+    return (r(B, H, S, D), r(B, H, S, D), r(B, H, S, D), ids)
+
+
 MODELS = {
     "gemma2_softcap_f32": (Gemma2Softcap, args_gemma2, torch.float32),
     "gemma2_softcap_bf16": (Gemma2Softcap, args_gemma2, torch.bfloat16),
@@ -588,6 +626,8 @@ MODELS = {
     "starcoder_mqa_fold_f32": (StarcoderMqaFold, args_starcoder, torch.float32),
     "falcon_broadcast_kv_f32": (FalconBroadcastKv, args_falcon, torch.float32),
     "flash_ref_row_guard_f32": (FlashRefRowGuard, args_flash_ref, torch.float32),
+    "packed_docs_sdpa_bf16": (PackedDocsSdpa, args_docs, torch.bfloat16),
+    "packed_docs_eager_f32": (PackedDocsEager, args_docs, torch.float32),
 }
 
 
