@@ -155,7 +155,12 @@ const char *faAttentionAppendSummaries(MlirOperation module, const FaAttentionKe
 /* Sets SUMMARY_DECLS (their declarations, at module level), SUMMARY_BEGIN
  * (allocate and fill them, in a kernel's host function before its launch)
  * and SUMMARY_END (free them, before its return). */
-void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k);
+/* `ownDocuments`: the kernel reads packed documents' own work items (the
+ * Hopper kernel's DOC_RUNS), so its host function lets the key-range table
+ * find them first; any other kernel of such an op clears their flag, so
+ * that the summaries and the entries it reads are made. */
+void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k,
+                               bool ownDocuments);
 
 /* Tiling hint `hint` of the op, or `dflt` when it has none. */
 int64_t faAttentionIntAttr(const FaAttentionKernel *k, FaAttentionHint hint, int64_t dflt);

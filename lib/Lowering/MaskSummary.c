@@ -349,7 +349,8 @@ static void keyTableAlloc(FaText *t, const FaAttentionKernel *k) {
                   "  gpu.wait [%%kt_a]\n");
 }
 
-/* Its launch in `mode` (0: entries and order; 1: packed documents). */
+/* Its launch in `mode` (0: entries and order; 1: packed documents; 2: their
+ * flag cleared). */
 static void keyTableCall(FaText *t, const FaAttentionKernel *k, int mode) {
   faTextAppend(t, "  %%kt_m%d = arith.constant %d : index\n"
                   "  func.call @%s_keytable(%%kt_m%d, %%B, %%Hq, %%M, %%N",
@@ -367,7 +368,8 @@ static void keyTableEnd(FaText *t, const FaAttentionKernel *k) {
                   "  gpu.wait [%%kt_d]\n");
 }
 
-void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k) {
+void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k,
+                               bool ownDocuments) {
   static const char *const kNames[3] = {"SUMMARY_DECLS", "SUMMARY_BEGIN", "SUMMARY_END"};
   bool table = faAttentionUsesKeyTable(k), docs = docRuns(k);
   for (int p = 0; p < 3; ++p) {
@@ -382,7 +384,7 @@ void faAttentionSetSummaryVars(FaTemplateVars *vars, const FaAttentionKernel *k)
     if (table && p == 1)
       keyTableAlloc(&t, k);
     if (docs && p == 1) /* packed documents first: they may skip the rest */
-      keyTableCall(&t, k, 1);
+      keyTableCall(&t, k, ownDocuments ? 1 : 2);
     for (intptr_t c = 0; p == 1 && c < k->numCaptures; ++c)
       if (k->summaryOf[c] >= 0)
         appendCompute(&t, k, c);

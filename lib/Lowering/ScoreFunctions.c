@@ -359,5 +359,5 @@ void faAttentionSetFunctionVars(FaTemplateVars *vars, const FaAttentionKernel *k
       faTemplateVarsSetText(vars, kNames[range][form], t.data);
       faTextDestroy(&t);
     }
-  faAttentionSetSummaryVars(vars, k);
+  faAttentionSetSummaryVars(vars, k, false);
 }

@@ -94,3 +94,27 @@ func.func @documents_pad(%q: tensor<1x2x1000x128xbf16>, %k: tensor<1x2x1000x128x
       : (tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1x2x1000x128xbf16>, tensor<1000xi32>, tensor<1000xi1>) -> tensor<1x2x1000x128xbf16>
   return %o : tensor<1x2x1000x128xbf16>
 }
+
+// -----
+
+// Dynamic shapes: the op has the Hopper kernel and the decode kernel (M at
+// run time). Only the Hopper kernel's host lets the table find the documents
+// first (mode 1: its summaries and entries then skipped); the decode
+// kernel's host clears that flag (mode 2), so that the summaries and the
+// entries its kernel reads are made.
+// CHECK-LABEL: func.func private @fa_attention_0_main(
+// CHECK: call @fa_attention_0_keytable(%c1{{(_[0-9]+)?}},
+// CHECK-LABEL: func.func private @fa_attention_0_decode(
+// CHECK-NOT: call @fa_attention_0_keytable(%c1
+// CHECK: call @fa_attention_0_keytable(%c2{{(_[0-9]+)?}},
+func.func private @docm(%b: index, %h: index, %i: index, %j: index, %doc: tensor<?xi32>) -> i1 {
+  %dq = tensor.extract %doc[%i] : tensor<?xi32>
+  %dk = tensor.extract %doc[%j] : tensor<?xi32>
+  %r = arith.cmpi eq, %dq, %dk : i32
+  return %r : i1
+}
+func.func @documents_dynamic(%q: tensor<?x?x?x128xbf16>, %k: tensor<?x?x?x128xbf16>, %v: tensor<?x?x?x128xbf16>, %doc: tensor<?xi32>) -> tensor<?x?x?x128xbf16> {
+  %o = "fa.gridwise_attention"(%q, %k, %v, %doc) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0, 0>, scale = 0.0883883476 : f32, mask = @docm}
+      : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?xi32>) -> tensor<?x?x?x128xbf16>
+  return %o : tensor<?x?x?x128xbf16>
+}

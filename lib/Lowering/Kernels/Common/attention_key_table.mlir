@@ -16,7 +16,9 @@ func.func private @{{RANGE_FN}}(index, index, index, index, index, index{{RANGE_
 // %mode 0: the entries, then the work order of query tiles; with DOC_RUNS,
 // first (before the summaries) %mode 1: the documents' work order where the
 // ids allow it, flagged at [4 * entries + 1], which then skips the
-// summaries, the entries and the query tiles' order (nothing reads them).
+// summaries, the entries and the query tiles' order (the Hopper kernel reads
+// none of them), or %mode 2 (the host of a kernel that reads them: the
+// decode kernel): the flag cleared, nothing else.
 func.func private @{{NAME}}_keytable(%mode: index, %B: index, %Hq: index, %M: index, %N: index{{RANGE_PARAMS}}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -139,7 +141,9 @@ func.func private @{{NAME}}_keytable(%mode: index, %B: index, %Hq: index, %M: in
   %wo_MT = arith.ceildivui %M, %wo_bm : index
   %wo_cnt = arith.addi %cnt, %c0 : index
   %wo_base = arith.addi %wo_cnt, %c4w : index
-  %wo_docmode = arith.cmpi ne, %mode, %c0 : index
+  %wo_docmode = arith.cmpi eq, %mode, %c1 : index
+  %wo_c2m = arith.constant 2 : index
+  %wo_clear = arith.cmpi eq, %mode, %wo_c2m : index
   %wo_nth = arith.constant 256 : index
   gpu.launch blocks(%wo_bx, %wo_by, %wo_bz) in (%wo_gx = %BH, %wo_gy = %c1, %wo_gz = %c1)
              threads(%wo_tx, %wo_ty, %wo_tz) in (%wo_sx = %wo_nth, %wo_sy = %c1, %wo_sz = %c1)
@@ -173,11 +177,13 @@ func.func private @{{NAME}}_keytable(%mode: index, %B: index, %Hq: index, %M: in
     %wo_skip0 = arith.andi %wo_docmode, %wo_nodoc : i1
     %wo_nd0 = arith.xori %wo_docmode, %wo_true : i1
     %wo_skip1 = arith.andi %wo_nd0, %wo_done : i1
-    %wo_skip = arith.ori %wo_skip0, %wo_skip1 : i1
+    %wo_skip2 = arith.ori %wo_skip0, %wo_skip1 : i1
+    %wo_skip = arith.ori %wo_skip2, %wo_clear : i1
     %wo_t00 = arith.cmpi eq, %wo_tx, %c0 : index
     %wo_b00 = arith.cmpi eq, %wo_bx, %c0 : index
     %wo_first = arith.andi %wo_t00, %wo_b00 : i1
-    %wo_setflag = arith.andi %wo_first, %wo_docmode : i1
+    %wo_flagmode = arith.ori %wo_docmode, %wo_clear : i1
+    %wo_setflag = arith.andi %wo_first, %wo_flagmode : i1
     scf.if %wo_setflag {
       %wo_f32 = arith.extui %wo_isexact : i1 to i32
       memref.store %wo_f32, %keytab[%flagAt] : memref<?xi32>

@@ -284,7 +284,9 @@ static const char *appendKernel(FaText *t, const FaAttentionKernel *k, const FaT
    * head's items by the key tiles they visit, most first), else paired. */
   bool workOrder = w.persistent && w.bm == FA_WORK_ORDER_ROWS && faAttentionUsesWorkOrder(k);
   faTemplateVarsSetFlag(&vars, "WORK_ORDER", workOrder);
-  faTemplateVarsSetFlag(&vars, "DOC_RUNS", workOrder && faAttentionDocumentCapture(k) >= 0);
+  bool docRuns = workOrder && faAttentionDocumentCapture(k) >= 0;
+  faTemplateVarsSetFlag(&vars, "DOC_RUNS", docRuns);
+  faAttentionSetSummaryVars(&vars, k, docRuns);
   faTemplateVarsSetFlag(&vars, "PAIRED", w.persistent && (w.causal || workOrder));
   faTemplateVarsSetFlag(&vars, "DECLARE_SMS", w.persistent && !*smsDeclared);
   *smsDeclared = *smsDeclared || w.persistent;
