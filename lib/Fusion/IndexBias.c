@@ -1077,6 +1077,21 @@ static void appendReturn(FaText *t, const FaIndexBiasForm *form, const char *res
   faTextAppend(t, "  func.return %%%s : f32\n}\n", result);
 }
 
+/* A skeleton's head: @NAME's signature, the placeholder %bias (the second
+ * op, of type `biasType`) and, with `softcap`, the capped score %s of the
+ * argument %s0. */
+static void appendHead(FaText *t, const char *name, const FaIndexBiasSoftcap *softcap,
+                       const char *biasType) {
+  faTextAppend(t,
+               "func.func private @%s(%%%s: f32, %%b: index, %%h: index, %%i: index, "
+               "%%j: index) -> f32 {\n"
+               "  %%c0 = arith.constant 0 : index\n"
+               "  %%bias = arith.constant 0.0 : %s\n",
+               name, softcap ? "s0" : "s", biasType);
+  if (softcap)
+    faIndexBiasAppendSoftcap(t, softcap, "s0", "s");
+}
+
 /* The half form's skeleton: the sum rounded as the source rounds it (under
  * the form's visibility as the f32 form's: BLOOM's f16 baddbmm under its
  * causal fill; after the form's softcap, in f32 as the f32 form computes it, then rounded to
@@ -1088,14 +1103,7 @@ static bool appendHalfSkeleton(MlirOperation table, const char *name, const FaIn
   bool biasHalf = mlirTypeEqual(biasType, form->half);
   FaText t;
   faTextInit(&t);
-  faTextAppend(&t,
-               "func.func private @%s(%%%s: f32, %%b: index, %%h: index, %%i: index, "
-               "%%j: index) -> f32 {\n"
-               "  %%c0 = arith.constant 0 : index\n"
-               "  %%bias = arith.constant 0.0 : %s\n",
-               name, form->softcap ? "s0" : "s", biasHalf ? h : "f32");
-  if (form->softcap)
-    faIndexBiasAppendSoftcap(&t, form->softcap, "s0", "s");
+  appendHead(&t, name, form->softcap, biasHalf ? h : "f32");
   if (form->addInHalf) {
     faTextAppend(&t, "  %%sh = arith.truncf %%s : f32 to %s\n", h);
     if (biasHalf)
@@ -1129,14 +1137,7 @@ static bool appendSkeleton(MlirOperation table, const char *name, const FaIndexB
   const FaIndexBiasSoftcap *softcap = form ? form->softcap : NULL;
   FaText t;
   faTextInit(&t);
-  faTextAppend(&t,
-               "func.func private @%s(%%%s: f32, %%b: index, %%h: index, %%i: index, "
-               "%%j: index) -> f32 {\n"
-               "  %%c0 = arith.constant 0 : index\n"
-               "  %%bias = arith.constant 0.0 : f32\n",
-               name, softcap ? "s0" : "s");
-  if (softcap)
-    faIndexBiasAppendSoftcap(&t, softcap, "s0", "s");
+  appendHead(&t, name, softcap, "f32");
   appendClamp(&t, "bias", "clamped");
   faTextAppend(&t, "  %%r = arith.addf %%s, %%clamped : f32\n");
   appendReturn(&t, form, "r");
